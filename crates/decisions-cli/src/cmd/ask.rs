@@ -1,0 +1,109 @@
+//! `decisions ask`: the shell seam. Every decision outcome exits 0 with one JSON object on
+//! stdout; only usage errors exit 64.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use decisions::{ProviderChoice, Request};
+use serde_json::Value;
+
+use super::{CliError, JsonFileError, exit};
+
+/// Ask a catalog's questions about a state; print {provider, source, usable, answers, bands, events}
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("state_input").required(true))]
+pub struct Args {
+    /// Catalog file, or a name resolved to <leo-dir>/decisions/<name>.json
+    #[arg(long, value_name = "NAME|PATH")]
+    catalog: String,
+    /// Question ids to ask, comma-separated
+    #[arg(long, value_name = "a,b", value_delimiter = ',', required = true)]
+    questions: Vec<String>,
+    /// Read the state from this JSON file ("-" for standard input)
+    #[arg(long, value_name = "FILE", group = "state_input")]
+    state_file: Option<PathBuf>,
+    /// The state as inline JSON
+    #[arg(long, value_name = "JSON", group = "state_input")]
+    state: Option<String>,
+    /// The project's .leopold directory [default: the nearest above the working directory]
+    #[arg(long, value_name = "DIR")]
+    leo_dir: Option<PathBuf>,
+    /// The whole ask's budget in milliseconds [default: the provider's timeout_ms]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    timeout_ms: Option<u64>,
+    /// Use this provider, outranking config.json and LEOPOLD_DECISIONS_PROVIDER
+    #[arg(long, value_name = "NAME")]
+    provider: Option<String>,
+    /// Also check the catalog against this JSON Schema file
+    #[arg(long, value_name = "PATH")]
+    schema: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let questions: Vec<String> =
+        args.questions.iter().map(|q| q.trim().to_string()).filter(|q| !q.is_empty()).collect();
+    if questions.is_empty() {
+        return Err(CliError::usage("--questions: give at least one question id").into());
+    }
+    let state = read_state(&args)?;
+    let schema = match &args.schema {
+        Some(path) => Some(load_schema(path)?),
+        None => None,
+    };
+    let check = |doc: &Value| -> Vec<String> {
+        let Some((path, validator)) = &schema else { return Vec::new() };
+        validator
+            .iter_errors(doc)
+            .map(|e| format!("schema {}: {}: {e}", path.display(), location(&e.instance_path().to_string())))
+            .collect()
+    };
+    let request = Request {
+        catalog: Some(super::catalog_arg(&args.catalog)),
+        questions,
+        state,
+        leo_dir: super::leo_dir(args.leo_dir),
+        provider: args.provider.map(ProviderChoice::Name),
+        timeout_ms: args.timeout_ms,
+        catalog_check: Some(&check),
+        ..Request::default()
+    };
+    let decision = decisions::ask(&request, ());
+    super::print_json(&decision, false)?;
+    Ok(exit::OK)
+}
+
+fn location(pointer: &str) -> &str {
+    if pointer.is_empty() { "/" } else { pointer }
+}
+
+fn read_state(args: &Args) -> anyhow::Result<Value> {
+    let path = args.state_file.clone().unwrap_or_default();
+    let (text, source) = if let Some(inline) = &args.state {
+        (inline.clone(), "--state".to_string())
+    } else if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| CliError::usage(format!("--state-file -: cannot read standard input: {e}")))?;
+        (text, "<stdin>".to_string())
+    } else {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| CliError::usage(format!("--state-file {}: {e}", path.display())))?;
+        (text, path.display().to_string())
+    };
+    let state = super::parse_json(&text, &source).map_err(|e| CliError::usage(e.to_string()))?;
+    if state.is_null() {
+        return Err(CliError::usage(format!("{source}: the state must be a string, object or array, not null")).into());
+    }
+    Ok(state)
+}
+
+fn load_schema(path: &std::path::Path) -> anyhow::Result<(PathBuf, jsonschema::Validator)> {
+    let doc = super::read_json(path).map_err(|e| match e {
+        JsonFileError::Read(e) => CliError::usage(format!("--schema {}: {e}", path.display())),
+        JsonFileError::Parse(m) => CliError::usage(format!("--schema {m}")),
+    })?;
+    let validator = jsonschema::validator_for(&doc)
+        .map_err(|e| CliError::usage(format!("--schema {}: not a usable JSON Schema: {e}", path.display())))?;
+    Ok((path.to_path_buf(), validator))
+}

@@ -1,0 +1,157 @@
+//! One file per subcommand; this module holds the command tree, exit codes and the helpers
+//! the subcommands share.
+
+mod ask;
+mod providers;
+mod schema;
+mod validate;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use serde_json::Value;
+
+/// Ask a model typed questions with a deterministic fallback, and keep the contract honest
+#[derive(Debug, Parser)]
+#[command(name = "decisions", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Ask(ask::Args),
+    Validate(validate::Args),
+    Schema(schema::Args),
+    Providers(providers::Args),
+}
+
+/// Run the parsed command; `Ok` carries the exit code.
+pub fn run(cli: Cli) -> anyhow::Result<u8> {
+    match cli.command {
+        Command::Ask(a) => ask::run(a),
+        Command::Validate(a) => validate::run(a),
+        Command::Schema(a) => schema::run(a),
+        Command::Providers(a) => providers::run(a),
+    }
+}
+
+/// Exit codes, in one place.
+pub mod exit {
+    /// Success, and every decision outcome of `ask`.
+    pub const OK: u8 = 0;
+    /// The input was checked and found wrong (an invalid catalog, an unreadable file).
+    pub const FAIL: u8 = 1;
+    /// A usage error: bad flags, a state file that is missing or not JSON.
+    pub const USAGE: u8 = 64;
+
+    /// The exit code an error maps to: a [`super::CliError`]'s own, else `FAIL`.
+    pub fn code_of(e: &anyhow::Error) -> u8 {
+        e.chain().find_map(|c| c.downcast_ref::<super::CliError>()).map_or(FAIL, |c| c.code)
+    }
+}
+
+/// An error with its exit code and an optional hint.
+#[derive(Debug)]
+pub struct CliError {
+    /// The exit code.
+    pub code: u8,
+    /// What went wrong, naming the thing to fix.
+    pub message: String,
+    /// What to do about it.
+    pub hint: Option<String>,
+}
+
+impl CliError {
+    /// A usage error (exit 64).
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError { code: exit::USAGE, message: message.into(), hint: None }
+    }
+
+    /// A checked failure (exit 1).
+    pub fn fail(message: impl Into<String>) -> Self {
+        CliError { code: exit::FAIL, message: message.into(), hint: None }
+    }
+
+    /// Attach a hint.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// The hint an error chain carries, if any.
+pub fn hint_of(e: &anyhow::Error) -> Option<String> {
+    e.chain().find_map(|c| c.downcast_ref::<CliError>()).and_then(|c| c.hint.clone())
+}
+
+/// The `.leopold` directory: the flag's, else the nearest above the working directory.
+pub fn leo_dir(flag: Option<PathBuf>) -> Option<PathBuf> {
+    flag.or_else(|| std::env::current_dir().ok().and_then(|d| decisions::find_leo_dir(&d)))
+}
+
+/// A catalog argument is a path when it names a file, has a separator or ends in `.json`;
+/// otherwise it is a name resolved to `<leo-dir>/decisions/<name>.json`.
+pub fn catalog_arg(arg: &str) -> decisions::CatalogRef {
+    let p = Path::new(arg);
+    if p.is_file() || arg.contains(std::path::MAIN_SEPARATOR) || arg.contains('/') || arg.ends_with(".json") {
+        decisions::CatalogRef::Path(p.to_path_buf())
+    } else {
+        decisions::CatalogRef::Name(arg.to_string())
+    }
+}
+
+/// Why a JSON file could not be had.
+#[derive(Debug)]
+pub enum JsonFileError {
+    /// It could not be read.
+    Read(std::io::Error),
+    /// It is not JSON; the message names the line and column.
+    Parse(String),
+}
+
+impl std::fmt::Display for JsonFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JsonFileError::Read(e) => write!(f, "{e}"),
+            JsonFileError::Parse(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Parse JSON text, naming the source, line and column when it is not JSON.
+pub fn parse_json(text: &str, source: &str) -> Result<Value, JsonFileError> {
+    serde_json::from_str(text).map_err(|e| {
+        let what = e.to_string();
+        let what = what.split(" at line ").next().unwrap_or(&what).to_string();
+        JsonFileError::Parse(format!("{source}:{}:{}: not JSON: {what}", e.line(), e.column()))
+    })
+}
+
+/// Read a JSON file.
+pub fn read_json(path: &Path) -> Result<Value, JsonFileError> {
+    let text = std::fs::read_to_string(path).map_err(JsonFileError::Read)?;
+    parse_json(&text, &path.display().to_string())
+}
+
+/// The project's config file, for commands that resolve a provider.
+pub fn project_config(leo: Option<&Path>) -> decisions::ConfigFile {
+    leo.map_or(decisions::ConfigFile::Missing, decisions::load_config)
+}
+
+/// Print a JSON value on stdout, pretty when asked.
+pub fn print_json(v: &impl serde::Serialize, pretty: bool) -> anyhow::Result<()> {
+    let text = if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) };
+    println!("{}", text.context("serialising output")?);
+    Ok(())
+}

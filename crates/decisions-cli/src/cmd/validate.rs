@@ -1,0 +1,90 @@
+//! `decisions validate`: check a catalog against the contract and a provider.
+
+use std::path::PathBuf;
+
+use decisions::{CatalogRef, ConfigFile, Descriptor, DescriptorLookup, Env};
+
+use super::{CliError, JsonFileError, exit};
+
+/// Check a catalog against the contract and a provider; print every problem, one a line
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Catalog file, or a name resolved to <leo-dir>/decisions/<name>.json
+    catalog: String,
+    /// Check against this provider (its config.json descriptor, else the built-in one) instead of the active one
+    #[arg(long, value_name = "NAME")]
+    provider: Option<String>,
+    /// The project's .leopold directory [default: the nearest above the working directory]
+    #[arg(long, value_name = "DIR")]
+    leo_dir: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let leo = super::leo_dir(args.leo_dir);
+    let path = match super::catalog_arg(&args.catalog) {
+        CatalogRef::Name(name) => match &leo {
+            Some(dir) => decisions::catalog_path(dir, &name),
+            None => {
+                let e = CliError::fail(format!("no .leopold directory found to resolve catalog \"{name}\""));
+                return Err(e.hint("pass the catalog's path, or --leo-dir DIR").into());
+            }
+        },
+        CatalogRef::Path(p) => p,
+        CatalogRef::Document(_) => unreachable_document(),
+    };
+    let doc = match super::read_json(&path) {
+        Ok(doc) => doc,
+        Err(JsonFileError::Read(e)) => {
+            return Err(CliError::fail(format!("cannot read catalog {}: {e}", path.display())).into());
+        }
+        Err(e @ JsonFileError::Parse(_)) => return Err(CliError::fail(e.to_string()).into()),
+    };
+    let config = super::project_config(leo.as_deref());
+    let (descriptor, from_config) = provider(args.provider.as_deref(), &config)?;
+
+    let mut problems: Vec<String> = Vec::new();
+    if from_config && let Err(es) = decisions::validate_descriptor(&descriptor) {
+        problems.extend(es.iter().map(ToString::to_string));
+    }
+    match decisions::validate_catalog(&doc, &descriptor) {
+        Ok(catalog) if problems.is_empty() => {
+            println!("ok: {} questions", catalog.questions.len());
+            Ok(exit::OK)
+        }
+        result => {
+            if let Err(es) = result {
+                problems.extend(es.iter().map(ToString::to_string));
+            }
+            for p in &problems {
+                println!("{}: {p}", path.display());
+            }
+            eprintln!("error: {} problem(s) in {} (provider \"{}\")", problems.len(), path.display(), descriptor.name);
+            Ok(exit::FAIL)
+        }
+    }
+}
+
+fn unreachable_document() -> PathBuf {
+    PathBuf::new()
+}
+
+/// The descriptor to check against, and whether it came from config.json.
+fn provider(flag: Option<&str>, config: &ConfigFile) -> anyhow::Result<(Descriptor, bool)> {
+    let name = match flag {
+        Some(n) => n.to_string(),
+        None => decisions::resolve_name(None, config, &Env::Process).0,
+    };
+    let from_config = config.config().is_some_and(|c| c.providers.contains_key(&name));
+    match decisions::descriptor_for(&name, config) {
+        Ok(d) => Ok((d, from_config)),
+        Err(DescriptorLookup::Unparsable(detail)) => Err(CliError::fail(detail).into()),
+        Err(DescriptorLookup::Missing(_)) => {
+            let known: Vec<&str> = decisions::known_names().collect();
+            let e = match flag {
+                Some(_) => CliError::usage(format!("--provider: unknown provider \"{name}\"")),
+                None => CliError::fail(format!("the active provider \"{name}\" has no descriptor")),
+            };
+            Err(e.hint(format!("known providers: {}", known.join(", "))).into())
+        }
+    }
+}

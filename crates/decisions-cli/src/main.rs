@@ -1,0 +1,29 @@
+//! The `decisions` command: parse, run, map the error to an exit code.
+
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = match cmd::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { cmd::exit::USAGE } else { cmd::exit::OK };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cmd::run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            let code = cmd::exit::code_of(&e);
+            eprintln!("error: {e:#}");
+            if let Some(hint) = cmd::hint_of(&e) {
+                eprintln!("hint: {hint}");
+            }
+            ExitCode::from(code)
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! HTTP under one deadline: a JSON POST with the key in one header, retries on congestion, and
+//! the status mapping every provider shares.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::answer::{Failure, FailureReason};
+
+/// The key, read from the environment at call time. It prints as `[redacted]` and goes only
+/// into the Authorization header.
+pub(crate) struct SecretKey(String);
+
+impl SecretKey {
+    pub(crate) fn new(value: String) -> Self {
+        SecretKey(value)
+    }
+}
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+impl std::fmt::Display for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+/// At most this many attempts, on 429 / 503 / 529 only.
+const MAX_ATTEMPTS: u32 = 3;
+/// The delays before the second and third attempts when the server names none.
+const BACKOFF_MS: [u64; 2] = [250, 500];
+/// A response body larger than this is not an answer.
+const BODY_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// A retry the transport made, for the caller to turn into a `decision_retry` event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Retry {
+    pub attempt: u32,
+    pub delay_ms: u64,
+    pub status: u16,
+}
+
+/// One provider call's budget and identity.
+pub(crate) struct Call<'a> {
+    pub provider: &'a str,
+    pub endpoint: &'a str,
+    pub key: &'a SecretKey,
+    pub deadline: Instant,
+    pub budget_ms: u64,
+}
+
+impl Call<'_> {
+    pub(crate) fn timeout(&self) -> Failure {
+        Failure::new(
+            FailureReason::Timeout,
+            self.provider,
+            format!("provider \"{}\" did not answer within {}ms", self.provider, self.budget_ms),
+        )
+    }
+
+    fn fail(&self, reason: FailureReason, detail: String) -> Failure {
+        Failure::new(reason, self.provider, detail)
+    }
+
+    /// POST a JSON body and return the parsed 200 body, retrying on congestion.
+    pub(crate) fn post_json(&self, body: &Value, retries: &mut Vec<Retry>) -> Result<Value, Failure> {
+        let payload = serde_json::to_vec(body).map_err(|e| self.fail(FailureReason::Validation, e.to_string()))?;
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().into();
+        let mut attempt = 1;
+        loop {
+            let remaining = self.deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(self.timeout());
+            }
+            let sent = agent
+                .post(self.endpoint)
+                .config()
+                .timeout_global(Some(remaining))
+                .build()
+                .header("Authorization", format!("Bearer {}", self.key.0))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .send(&payload[..]);
+            let mut resp = match sent {
+                Ok(r) => r,
+                Err(e) => return Err(self.transport_error(e)),
+            };
+            let status = resp.status().as_u16();
+            let wait = retry_delay(resp.headers(), attempt);
+            // Read the body to the end, also before a retry, so the connection is reusable.
+            let bytes = resp.body_mut().with_config().limit(BODY_LIMIT).read_to_vec();
+            let bytes = match bytes {
+                Ok(b) => b,
+                Err(e) => return Err(self.transport_error(e)),
+            };
+            let congested = matches!(status, 429 | 503 | 529);
+            if congested && attempt < MAX_ATTEMPTS {
+                let wake = Instant::now() + wait;
+                if wake < self.deadline {
+                    retries.push(Retry { attempt, delay_ms: wait.as_millis() as u64, status });
+                    std::thread::sleep(wait);
+                    attempt += 1;
+                    continue;
+                }
+            }
+            return match status {
+                200..=299 => serde_json::from_slice(&bytes).map_err(|e| {
+                    self.fail(
+                        FailureReason::Malformed,
+                        format!("provider \"{}\" answered with a body that is not JSON: {e}", self.provider),
+                    )
+                }),
+                _ => Err(self.fail(status_reason(status), status_detail(status, &bytes))),
+            };
+        }
+    }
+
+    fn transport_error(&self, e: ureq::Error) -> Failure {
+        match e {
+            ureq::Error::Timeout(_) => self.timeout(),
+            e => self.fail(FailureReason::Transport, format!("no response from {}: {e}", self.endpoint)),
+        }
+    }
+}
+
+/// The failure reason an HTTP status maps to.
+pub(crate) fn status_reason(status: u16) -> FailureReason {
+    match status {
+        401 | 403 => FailureReason::Auth,
+        400 | 422 => FailureReason::Validation,
+        429 => FailureReason::RateLimit,
+        503 | 529 => FailureReason::Overloaded,
+        _ => FailureReason::Transport,
+    }
+}
+
+/// `HTTP <code>`, with the server's own message when its body carries one.
+fn status_detail(status: u16, body: &[u8]) -> String {
+    let message = serde_json::from_slice::<Value>(body).ok().and_then(|v| error_message(&v));
+    match message {
+        Some(m) => format!("HTTP {status}: {}", clip(&m, 300)),
+        None => format!("HTTP {status}"),
+    }
+}
+
+/// The message of the error shapes servers use: `{"detail": ...}` and `{"error": ...}`.
+pub(crate) fn error_message(v: &Value) -> Option<String> {
+    let e = v.get("detail").or_else(|| v.get("error"))?;
+    Some(match e {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => {
+            let kind = o.get("error_type").or_else(|| o.get("type")).or_else(|| o.get("code"));
+            let msg = o.get("message").and_then(Value::as_str).unwrap_or("");
+            match kind {
+                Some(k) => format!("{}: {msg}", k.as_str().map_or_else(|| k.to_string(), String::from)),
+                None => msg.to_string(),
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .map(|i| {
+                let loc = i.get("loc").map(|l| l.to_string()).unwrap_or_default();
+                let msg = i.get("msg").and_then(Value::as_str).unwrap_or("");
+                format!("{loc} {msg}").trim().to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
+    })
+}
+
+fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// How long to wait before the next attempt: `retry-after-ms`, else `Retry-After` in (possibly
+/// fractional) seconds, else the fixed backoff.
+fn retry_delay(headers: &ureq::http::HeaderMap, attempt: u32) -> Duration {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+    let ms = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok());
+    let secs = header("retry-after").and_then(|v| v.parse::<f64>().ok()).map(|s| s * 1000.0);
+    match ms.or(secs).filter(|x| x.is_finite() && *x >= 0.0) {
+        Some(ms) => Duration::from_millis(ms.min(3_600_000.0).round() as u64),
+        None => Duration::from_millis(BACKOFF_MS[(attempt as usize - 1).min(BACKOFF_MS.len() - 1)]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_key_never_formats_its_value() {
+        let k = SecretKey::new("sk-canary-123".into());
+        assert_eq!(format!("{k} {k:?}"), "[redacted] [redacted]");
+    }
+
+    #[test]
+    fn statuses_map_as_the_table() {
+        let cases = [
+            (401, FailureReason::Auth),
+            (403, FailureReason::Auth),
+            (400, FailureReason::Validation),
+            (422, FailureReason::Validation),
+            (429, FailureReason::RateLimit),
+            (503, FailureReason::Overloaded),
+            (529, FailureReason::Overloaded),
+            (500, FailureReason::Transport),
+            (502, FailureReason::Transport),
+            (404, FailureReason::Transport),
+            (302, FailureReason::Transport),
+        ];
+        for (status, reason) in cases {
+            assert_eq!(status_reason(status), reason, "HTTP {status}");
+        }
+    }
+
+    #[test]
+    fn retry_delay_prefers_the_servers_word() {
+        let mut h = ureq::http::HeaderMap::new();
+        assert_eq!(retry_delay(&h, 1), Duration::from_millis(250));
+        assert_eq!(retry_delay(&h, 2), Duration::from_millis(500));
+        h.insert("retry-after", ureq::http::HeaderValue::from_static("0.1"));
+        assert_eq!(retry_delay(&h, 1), Duration::from_millis(100));
+        h.insert("retry-after-ms", ureq::http::HeaderValue::from_static("40"));
+        assert_eq!(retry_delay(&h, 1), Duration::from_millis(40));
+    }
+
+    #[test]
+    fn error_shapes_are_read() {
+        let v: Value =
+            serde_json::json!({"detail": [{"loc": ["body", "state"], "msg": "Field required", "type": "missing"}]});
+        assert_eq!(error_message(&v).as_deref(), Some("[\"body\",\"state\"] Field required"));
+        let v = serde_json::json!({"detail": {"error_type": "invalid_request", "message": "bad"}});
+        assert_eq!(error_message(&v).as_deref(), Some("invalid_request: bad"));
+        let v = serde_json::json!({"error": {"code": 502, "message": "upstream down"}});
+        assert_eq!(error_message(&v).as_deref(), Some("502: upstream down"));
+    }
+}
