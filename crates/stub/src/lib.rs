@@ -1,0 +1,248 @@
+//! Test support: a scriptable HTTP/1.1 stub server on 127.0.0.1, and a launcher for the
+//! third-party `jevcompat mock` System One server.
+//!
+//! The stub serves a script of [`Reply`]s in order (the last one repeats) and records every
+//! request it reads. Each connection gets one response and is closed.
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// What the stub does with one request.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// Answer with a status, headers and body, after an optional delay.
+    Respond {
+        /// HTTP status.
+        status: u16,
+        /// Extra headers.
+        headers: Vec<(String, String)>,
+        /// The body.
+        body: String,
+        /// How long to wait before answering.
+        delay: Duration,
+    },
+    /// Read the request and never answer.
+    Hang,
+    /// Send a 200 head promising a large body, then one byte every interval.
+    Drip(Duration),
+    /// Close the connection without answering.
+    Close,
+}
+
+impl Reply {
+    /// A JSON 200.
+    pub fn json(body: &serde_json::Value) -> Reply {
+        Reply::status(200, &body.to_string())
+    }
+
+    /// A status with a body.
+    pub fn status(status: u16, body: &str) -> Reply {
+        Reply::Respond { status, headers: Vec::new(), body: body.to_string(), delay: Duration::ZERO }
+    }
+
+    /// Add a header.
+    pub fn header(mut self, name: &str, value: &str) -> Reply {
+        if let Reply::Respond { headers, .. } = &mut self {
+            headers.push((name.to_string(), value.to_string()));
+        }
+        self
+    }
+
+    /// Delay the answer.
+    pub fn delayed(mut self, by: Duration) -> Reply {
+        if let Reply::Respond { delay, .. } = &mut self {
+            *delay = by;
+        }
+        self
+    }
+}
+
+/// One request the stub read.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// The request line's method.
+    pub method: String,
+    /// The request line's path.
+    pub path: String,
+    /// Headers, names lowercased.
+    pub headers: Vec<(String, String)>,
+    /// The body as text.
+    pub body: String,
+}
+
+impl Recorded {
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The body parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// A running stub server.
+pub struct Stub {
+    addr: std::net::SocketAddr,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+}
+
+impl Stub {
+    /// Start serving `script` on an ephemeral loopback port.
+    pub fn start(script: Vec<Reply>) -> Stub {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&requests);
+        let next = Arc::new(AtomicUsize::new(0));
+        thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let reply = script.get(i).or(script.last()).cloned().unwrap_or(Reply::Close);
+                let seen = Arc::clone(&seen);
+                thread::spawn(move || serve(stream, reply, &seen));
+            }
+        });
+        Stub { addr, requests }
+    }
+
+    /// A URL on the stub.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// The requests read so far.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+/// A port that is listening but whose owner never accepts: connections sit in the backlog.
+pub fn never_accepting() -> (TcpListener, String) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1/systemone", listener.local_addr().unwrap());
+    (listener, url)
+}
+
+/// A loopback URL on which nothing listens.
+pub fn refusing_url() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1/systemone", listener.local_addr().unwrap());
+    drop(listener);
+    url
+}
+
+fn serve(stream: TcpStream, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
+    let Some(recorded) = read_request(&stream) else { return };
+    seen.lock().unwrap().push(recorded);
+    let mut out = stream;
+    match reply {
+        Reply::Respond { status, headers, body, delay } => {
+            thread::sleep(delay);
+            let mut head = format!("HTTP/1.1 {status} Stub\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
+            if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+                head.push_str("Content-Type: application/json\r\n");
+            }
+            for (n, v) in headers {
+                head.push_str(&format!("{n}: {v}\r\n"));
+            }
+            head.push_str("\r\n");
+            let _ = out.write_all(head.as_bytes());
+            let _ = out.write_all(body.as_bytes());
+            let _ = out.flush();
+            let _ = out.shutdown(Shutdown::Write);
+            // Let the client read to the end before the socket closes.
+            let mut sink = [0u8; 64];
+            let _ = out.set_read_timeout(Some(Duration::from_secs(2)));
+            let _ = out.read(&mut sink);
+        }
+        Reply::Hang => thread::sleep(Duration::from_secs(60)),
+        Reply::Drip(every) => {
+            let _ =
+                out.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
+            let until = Instant::now() + Duration::from_secs(60);
+            while Instant::now() < until {
+                if out.write_all(b" ").is_err() {
+                    break;
+                }
+                thread::sleep(every);
+            }
+        }
+        Reply::Close => {}
+    }
+}
+
+fn read_request(stream: &TcpStream) -> Option<Recorded> {
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let path = parts.next()?.to_string();
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        reader.read_line(&mut h).ok()?;
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        let (n, v) = h.split_once(':')?;
+        headers.push((n.trim().to_ascii_lowercase(), v.trim().to_string()));
+    }
+    let len: usize = headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let mut body = vec![0; len];
+    reader.read_exact(&mut body).ok()?;
+    Some(Recorded { method, path, headers, body: String::from_utf8_lossy(&body).into_owned() })
+}
+
+/// A running `jevcompat mock`, killed on drop.
+pub struct Jevcompat {
+    child: Child,
+    port: u16,
+}
+
+impl Jevcompat {
+    /// Start `jevcompat mock` with a key and faults; waits until it accepts connections.
+    pub fn start(key: &str, faults: &[&str]) -> Jevcompat {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut cmd = Command::new("jevcompat");
+        cmd.args(["mock", "--host", "127.0.0.1", "--port", &port.to_string(), "--key", key]);
+        for f in faults {
+            cmd.args(["--fault", f]);
+        }
+        let child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("jevcompat is installed (pip install jevcompat); .ci/run installs it");
+        let mock = Jevcompat { child, port };
+        let until = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < until, "jevcompat mock did not start on port {port}");
+            thread::sleep(Duration::from_millis(50));
+        }
+        mock
+    }
+
+    /// The System One endpoint.
+    pub fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}/v1/systemone", self.port)
+    }
+}
+
+impl Drop for Jevcompat {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
