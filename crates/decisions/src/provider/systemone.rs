@@ -79,6 +79,12 @@ fn answer(provider: &str, model: &str, q: &Question, a: &Value) -> Result<Answer
             if !score.is_finite() || !(0.0..=top).contains(&score) {
                 return Err(format!("score {score} is outside 0..{top}"));
             }
+            let expected: f64 = probs.values().enumerate().map(|(i, p)| i as f64 * p).sum();
+            // Each probability may be rounded by up to 0.005, so the expectation by up to 0.005 * sum(i).
+            let tolerance = 0.01 + 0.005 * top * (top + 1.0) / 2.0;
+            if (score - expected).abs() > tolerance {
+                return Err(format!("score {score} is not the expectation of its probabilities ({expected:.4})"));
+            }
             let conf = confidence(a, &probs)?;
             let legend: Map<String, Value> =
                 levels.iter().enumerate().map(|(i, l)| (i.to_string(), l.clone())).collect();
