@@ -276,6 +276,7 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
         Wire::ChatCompletions => ask_chat(&call, &descriptor, &request.state, &asked, &mut retries),
         Wire::None => Vec::new(),
     };
+    let results: Vec<_> = results.into_iter().map(|r| scrub(r, &key)).collect();
     events.extend(retries.into_iter().map(|r| Event::DecisionRetry {
         provider: name.clone(),
         attempt: r.attempt,
@@ -314,6 +315,20 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
         });
     }
     Outcome { provider: name, source, results, bands, events }
+}
+
+/// A server may echo the key back (in an error message, a model field): it never leaves the seam.
+fn scrub(result: Result<Answer, Failure>, key: &SecretKey) -> Result<Answer, Failure> {
+    match result {
+        Ok(mut a) => {
+            a.model = key.redact(&a.model);
+            Ok(a)
+        }
+        Err(mut f) => {
+            f.detail = f.detail.map(|d| key.redact(&d));
+            Err(f)
+        }
+    }
 }
 
 /// One request per question, in parallel, all under the one deadline.

@@ -15,6 +15,11 @@ impl SecretKey {
     pub(crate) fn new(value: String) -> Self {
         SecretKey(value)
     }
+
+    /// `text` with every occurrence of the key replaced by `[redacted]`.
+    pub(crate) fn redact(&self, text: &str) -> String {
+        if self.0.is_empty() { text.to_string() } else { text.replace(&self.0, "[redacted]") }
+    }
 }
 
 impl std::fmt::Debug for SecretKey {

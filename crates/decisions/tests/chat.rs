@@ -40,7 +40,8 @@ fn one_request_per_question_with_an_enum_schema() {
     let stub = Stub::start(vec![Reply::json(&completion("high", &[("high", 0.95), ("low", 0.05)]))]);
     let (_dir, leo) = project();
     chat_catalog(&leo, "openrouter");
-    let req = request(&leo, &["effort", "severity", "risky"], explicit("openrouter", &stub.url("/api/v1/chat/completions")));
+    let req =
+        request(&leo, &["effort", "severity", "risky"], explicit("openrouter", &stub.url("/api/v1/chat/completions")));
     ask(&req, ());
     let reqs = stub.requests();
     assert_eq!(reqs.len(), 3);
@@ -52,7 +53,10 @@ fn one_request_per_question_with_an_enum_schema() {
     assert_eq!(enums, [json!(["0", "1", "2"]), json!(["low", "medium", "high"]), json!(["true", "false"])]);
     let body = reqs[0].json();
     assert_eq!(body["model"], "vendor/model-1");
-    assert_eq!((body["temperature"].clone(), body["logprobs"].clone(), body["top_logprobs"].clone()), (json!(0), json!(true), json!(20)));
+    assert_eq!(
+        (body["temperature"].clone(), body["logprobs"].clone(), body["top_logprobs"].clone()),
+        (json!(0), json!(true), json!(20))
+    );
     assert_eq!(body["provider"], json!({"require_parameters": true}));
     assert_eq!(reqs[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
     assert_eq!(body["messages"][1]["role"], "user");
@@ -121,7 +125,8 @@ fn an_answer_outside_the_enum_is_off_schema_listing_the_allowed() {
 
 #[test]
 fn a_200_error_envelope_is_transport_naming_the_upstream() {
-    let body = json!({"error": {"code": 502, "type": "upstream_error", "message": "provider returned error", "metadata": {}}});
+    let body =
+        json!({"error": {"code": 502, "type": "upstream_error", "message": "provider returned error", "metadata": {}}});
     let stub = Stub::start(vec![Reply::json(&body)]);
     let (_dir, leo) = project();
     chat_catalog(&leo, "openrouter");

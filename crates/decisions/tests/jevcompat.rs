@@ -98,7 +98,10 @@ fn the_clean_mock_gives_usable_answers_equal_to_its_probabilities() {
         }
     }
     let Some(Ok(colour)) = d.answer("colour") else { panic!("colour") };
-    assert_eq!(json!(colour.value == AnswerValue::Choice(raw["answers"]["colour"]["choice"].as_str().unwrap_or("").into())), json!(true));
+    assert_eq!(
+        json!(colour.value == AnswerValue::Choice(raw["answers"]["colour"]["choice"].as_str().unwrap_or("").into())),
+        json!(true)
+    );
 }
 
 #[test]

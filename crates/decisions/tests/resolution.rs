@@ -23,7 +23,10 @@ fn only_reason<T>(d: &decisions::Decision<T>) -> (FailureReason, String) {
 }
 
 fn config(leo: &std::path::Path, provider: &str, providers: serde_json::Value) {
-    write(&leo.join("decisions/config.json"), &json!({"version": "decisions/1.0", "provider": provider, "providers": providers}));
+    write(
+        &leo.join("decisions/config.json"),
+        &json!({"version": "decisions/1.0", "provider": provider, "providers": providers}),
+    );
 }
 
 fn descriptor_json(name: &str, endpoint: &str) -> serde_json::Value {
@@ -93,8 +96,11 @@ fn config_json_outranks_the_environment_and_explicit_outranks_both() {
 fn the_environment_names_the_provider_when_config_does_not() {
     let stub = Stub::start(vec![Reply::json(&answers())]);
     let (_dir, leo) = project();
-    write(&leo.join("decisions/config.json"), &json!({"version": "decisions/1.0",
-        "providers": {"generic": descriptor_json("generic", &stub.url("/v1/systemone"))}}));
+    write(
+        &leo.join("decisions/config.json"),
+        &json!({"version": "decisions/1.0",
+        "providers": {"generic": descriptor_json("generic", &stub.url("/v1/systemone"))}}),
+    );
     let mut req = request(&leo, &["effort"], None);
     req.env = env(&[("LEOPOLD_DECISIONS_API_KEY", KEY), ("LEOPOLD_DECISIONS_PROVIDER", "generic")]);
     let d = ask(&req, ());
