@@ -15,7 +15,7 @@ use crate::config::{
 };
 use crate::contract::{Catalog, Question, validate_catalog};
 use crate::event::Event;
-use crate::provider::{Descriptor, NONE, Wire, chat, systemone, validate_descriptor, wire_of};
+use crate::provider::{Descriptor, NONE, Wire, chat, is_system_one_endpoint, systemone, validate_descriptor, wire_of};
 use crate::transport::{Call, Retry, SecretKey};
 
 /// Which catalog to ask from.
@@ -241,6 +241,15 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
         Err(detail) => return Outcome::failed(&name, source, questions, FailureReason::Validation, detail),
     };
     let asked: Vec<&Question> = questions.iter().filter_map(|q| catalog.question(q)).collect();
+    if (wire == Wire::SystemOne) != is_system_one_endpoint(&descriptor.endpoint) {
+        let spoken = if wire == Wire::SystemOne { "System One" } else { "chat-completions" };
+        let detail = format!(
+            "provider \"{name}\" speaks {spoken}, but its endpoint {} is {} path",
+            descriptor.endpoint,
+            if wire == Wire::SystemOne { "not a /v1/systemone" } else { "a /v1/systemone" }
+        );
+        return Outcome::failed(&name, source, questions, FailureReason::Unsupported, detail);
+    }
 
     // 4. The key.
     let Some(key) = request.env.get(&descriptor.auth_env) else {
@@ -255,7 +264,10 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
         provider: &name,
         endpoint: &descriptor.endpoint,
         key: &key,
-        deadline: started + Duration::from_millis(budget_ms),
+        // A budget too large to add is as good as none.
+        deadline: started
+            .checked_add(Duration::from_millis(budget_ms))
+            .unwrap_or(started + Duration::from_secs(86_400)),
         budget_ms,
     };
     let mut events = vec![Event::DecisionAsked {

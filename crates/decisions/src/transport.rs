@@ -38,6 +38,8 @@ impl std::fmt::Display for SecretKey {
 const MAX_ATTEMPTS: u32 = 3;
 /// The delays before the second and third attempts when the server names none.
 const BACKOFF_MS: [u64; 2] = [250, 500];
+/// The HTTP read and write buffers.
+const BUFFER: usize = 16 * 1024;
 /// A response body larger than this is not an answer.
 const BODY_LIMIT: u64 = 16 * 1024 * 1024;
 
@@ -74,8 +76,16 @@ impl Call<'_> {
     /// POST a JSON body and return the parsed 200 body, retrying on congestion.
     pub(crate) fn post_json(&self, body: &Value, retries: &mut Vec<Retry>) -> Result<Value, Failure> {
         let payload = serde_json::to_vec(body).map_err(|e| self.fail(FailureReason::Validation, e.to_string()))?;
-        let agent: ureq::Agent =
-            ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().into();
+        // ureq zeroes 128 KiB buffers each way by default: most of a hook's call, for a request
+        // and an answer of a few KiB. Larger bodies still stream through the smaller buffers.
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .input_buffer_size(BUFFER)
+            .output_buffer_size(BUFFER)
+            .max_response_header_size(BUFFER)
+            .build()
+            .into();
         let mut attempt = 1;
         loop {
             let remaining = self.deadline.saturating_duration_since(Instant::now());

@@ -86,12 +86,12 @@ fn a_noul_and_a_score_are_read_from_their_enums() {
     let (_dir, leo) = project();
     chat_catalog(&leo, "openrouter");
     let stub = Stub::start(vec![Reply::json(&completion("true", &[("true", 0.8), ("false", 0.2)]))]);
-    let d = ask(&request(&leo, &["risky"], explicit("openrouter", &stub.url("/c"))), ());
+    let d = ask(&request(&leo, &["risky"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
     let Some(Ok(a)) = d.answer("risky") else { panic!("{:#}", json_of(&d)) };
     assert!(matches!(a.value, AnswerValue::Noul(p) if (p - 0.8).abs() < 1e-9));
     assert_eq!(a.confidence, None);
     let stub = Stub::start(vec![Reply::json(&completion("2", &[("2", 0.5), ("1", 0.5)]))]);
-    let d = ask(&request(&leo, &["severity"], explicit("openrouter", &stub.url("/c"))), ());
+    let d = ask(&request(&leo, &["severity"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
     let Some(Ok(a)) = d.answer("severity") else { panic!("{:#}", json_of(&d)) };
     assert!(matches!(a.value, AnswerValue::Score { score, .. } if score == 1.5));
 }
@@ -103,7 +103,7 @@ fn no_logprobs_is_a_one_hot_estimated_answer_that_never_clears_a_floor() {
     let stub = Stub::start(vec![Reply::json(&body)]);
     let (_dir, leo) = project();
     chat_catalog(&leo, "openrouter");
-    let d = ask(&request(&leo, &["risky"], explicit("openrouter", &stub.url("/c"))), ());
+    let d = ask(&request(&leo, &["risky"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
     let out = json_of(&d);
     assert_eq!(out["answers"]["risky"]["noul"], json!(1.0));
     assert_eq!(out["answers"]["risky"]["estimated"], json!(true));
@@ -117,7 +117,7 @@ fn an_answer_outside_the_enum_is_off_schema_listing_the_allowed() {
     let stub = Stub::start(vec![Reply::json(&completion("enormous", &[("enormous", 1.0)]))]);
     let (_dir, leo) = project();
     chat_catalog(&leo, "openrouter");
-    let d = ask(&request(&leo, &["effort"], explicit("openrouter", &stub.url("/c"))), ());
+    let d = ask(&request(&leo, &["effort"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
     let Some(Err(f)) = d.answer("effort") else { panic!("{:#}", json_of(&d)) };
     assert_eq!(f.reason, FailureReason::OffSchema);
     assert!(f.detail.clone().unwrap_or_default().ends_with("allowed: low, medium, high"), "{f:?}");
@@ -130,7 +130,7 @@ fn a_200_error_envelope_is_transport_naming_the_upstream() {
     let stub = Stub::start(vec![Reply::json(&body)]);
     let (_dir, leo) = project();
     chat_catalog(&leo, "openrouter");
-    let d = ask(&request(&leo, &["effort"], explicit("openrouter", &stub.url("/c"))), ());
+    let d = ask(&request(&leo, &["effort"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
     let Some(Err(f)) = d.answer("effort") else { panic!("{:#}", json_of(&d)) };
     assert_eq!(f.reason, FailureReason::Transport);
     assert_eq!(f.detail.as_deref(), Some("upstream upstream_error: provider returned error"));
@@ -141,7 +141,7 @@ fn an_empty_model_is_refused_before_any_network_call() {
     let stub = Stub::start(vec![Reply::json(&completion("high", &[("high", 1.0)]))]);
     let (_dir, leo) = project();
     chat_catalog(&leo, "openrouter");
-    let mut d = descriptor("openrouter", &stub.url("/c"));
+    let mut d = descriptor("openrouter", &stub.url("/v1/chat/completions"));
     d.model = String::new();
     let out = ask(&request(&leo, &["effort"], Some(ProviderChoice::Descriptor(d))), ());
     let Some(Err(f)) = out.answer("effort") else { panic!("{:#}", json_of(&out)) };
@@ -154,7 +154,7 @@ fn an_empty_model_is_refused_before_any_network_call() {
 fn an_uncalibrated_provider_refuses_a_catalog_that_names_nobody() {
     let stub = Stub::start(vec![Reply::json(&completion("high", &[("high", 1.0)]))]);
     let (_dir, leo) = project();
-    let d = ask(&request(&leo, &["effort"], explicit("openrouter", &stub.url("/c"))), ());
+    let d = ask(&request(&leo, &["effort"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
     let Some(Err(f)) = d.answer("effort") else { panic!("{:#}", json_of(&d)) };
     assert_eq!(f.reason, FailureReason::Validation);
     assert!(f.detail.clone().unwrap_or_default().contains("\"thresholds_for\": \"openrouter\""));
@@ -167,7 +167,7 @@ fn openrouter_and_vercel_differ_only_in_the_provider_name() {
     let (_dir, leo) = project();
     let run = |name: &str| {
         chat_catalog(&leo, name);
-        let d = ask(&request(&leo, &["effort"], explicit(name, &stub.url("/c"))), ());
+        let d = ask(&request(&leo, &["effort"], explicit(name, &stub.url("/v1/chat/completions"))), ());
         let mut v = json_of(&d);
         if let Some(events) = v["events"].as_array_mut() {
             for e in events {

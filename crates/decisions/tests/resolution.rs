@@ -192,3 +192,28 @@ fn no_questions_is_never_usable() {
     assert!(!d.usable);
     assert!(d.answers.is_empty());
 }
+
+#[test]
+fn a_wire_its_endpoint_does_not_speak_is_unsupported_and_nothing_is_sent() {
+    let stub = Stub::start(vec![Reply::json(&answers())]);
+    let (_dir, leo) = project();
+    let d = ask(&request(&leo, &["effort"], explicit("generic", &stub.url("/v1/chat/completions"))), ());
+    let (reason, detail) = only_reason(&d);
+    assert_eq!(reason, FailureReason::Unsupported);
+    assert!(detail.contains("speaks System One") && detail.contains("/v1/chat/completions"), "{detail}");
+    let mut cat = catalog();
+    cat["thresholds_for"] = json!("vercel");
+    write(&leo.join("decisions/test.json"), &cat);
+    let d = ask(&request(&leo, &["effort"], explicit("vercel", &stub.url("/v1/systemone"))), ());
+    assert_eq!(only_reason(&d).0, FailureReason::Unsupported);
+    assert_eq!(stub.requests().len(), 0);
+}
+
+#[test]
+fn a_budget_too_large_to_add_still_answers() {
+    let stub = Stub::start(vec![Reply::json(&answers())]);
+    let (_dir, leo) = project();
+    let mut req = request(&leo, &["effort"], explicit("jev", &stub.url("/v1/systemone")));
+    req.timeout_ms = Some(u64::MAX);
+    assert!(ask(&req, ()).usable);
+}

@@ -347,3 +347,16 @@ pub fn strip_elapsed(v: &mut Value) {
         }
     }
 }
+
+#[test]
+fn a_state_and_an_answer_larger_than_the_http_buffers_go_through() {
+    let mut body = answers();
+    body["padding"] = json!("x".repeat(300_000));
+    let stub = Stub::start(vec![Reply::json(&body)]);
+    let (_dir, leo) = project();
+    let mut req = request(&leo, &["effort"], explicit("jev", &stub.url("/v1/systemone")));
+    req.state = json!({"charter": "y".repeat(400_000)});
+    let d = ask(&req, ());
+    assert!(d.usable, "{:#}", json_of(&d)["answers"]);
+    assert_eq!(stub.requests()[0].json()["state"]["charter"].as_str().map(str::len), Some(400_000));
+}

@@ -80,8 +80,8 @@ fn answer(provider: &str, model: &str, q: &Question, a: &Value) -> Result<Answer
                 return Err(format!("score {score} is outside 0..{top}"));
             }
             let expected: f64 = probs.values().enumerate().map(|(i, p)| i as f64 * p).sum();
-            // Each probability may be rounded by up to 0.005, so the expectation by up to 0.005 * sum(i).
-            let tolerance = 0.01 + 0.005 * top * (top + 1.0) / 2.0;
+            // The score and each probability may be rounded by up to 0.005: the expectation by 0.005 * sum(i).
+            let tolerance = 0.015 + 0.005 * top * (top + 1.0) / 2.0;
             if (score - expected).abs() > tolerance {
                 return Err(format!("score {score} is not the expectation of its probabilities ({expected:.4})"));
             }

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""CLI latency: `decisions ask` end to end (process start to JSON on stdout) against a
+loopback System One stub, side by side with one `curl` of the same request to the same stub,
+plus the no-provider path. Runs are interleaved so machine noise hits both alike; the figure
+that matters is the ratio of medians.
+
+    python3 bench/cli_latency.py [--runs N]
+
+Builds the release binaries first. Talks only to 127.0.0.1.
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BIN = ROOT / "target" / "release"
+
+CATALOG = json.loads((ROOT / "templates" / "decisions" / "permission.json").read_text())
+STATE = {"command": "rm -rf build/", "cwd": "/work/project"}
+ANSWERS = {
+    "model": "jev-1.13.0",
+    "answers": {"destructive": {"type": "score", "score": 1.15, "legend": {"0": "a", "1": "b", "2": "c", "3": "d"},
+                                "probabilities": {"0": 0.05, "1": 0.8, "2": 0.1, "3": 0.05}, "confidence": 0.73}},
+    "usage": {"input_tokens": 300, "output_tokens": 10},
+}
+
+
+def timed(cmd, env, cwd):
+    """Wall time from spawn to exit, with stdout captured to a file: posix_spawn keeps the
+    harness's own share of the figure small and equal for every command."""
+    out_path = os.path.join(cwd, ".bench-out")
+    actions = [(os.POSIX_SPAWN_OPEN, 1, out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        start = time.perf_counter_ns()
+        pid = os.posix_spawn(cmd[0], cmd, env, file_actions=actions)
+        _, status = os.waitpid(pid, 0)
+        took = (time.perf_counter_ns() - start) / 1e6
+    finally:
+        os.chdir(here)
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"{cmd[0]} exited {code}")
+    with open(out_path, "rb") as f:
+        return took, f.read()
+
+
+def summary(xs):
+    xs = sorted(xs)
+    return {"median_ms": round(statistics.median(xs), 3), "p90_ms": round(xs[int(len(xs) * 0.9) - 1], 3),
+            "min_ms": round(xs[0], 3)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=300)
+    args = ap.parse_args()
+    if shutil.which("curl") is None:
+        sys.exit("curl is needed as the baseline")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "decisions-cli", "-p", "stub"], cwd=ROOT, check=True)
+
+    work = pathlib.Path(tempfile.mkdtemp())
+    (work / "answers.json").write_text(json.dumps(ANSWERS))
+    stub = subprocess.Popen([BIN / "stub-server", work / "answers.json"], stdout=subprocess.PIPE, text=True)
+    try:
+        base = stub.stdout.readline().strip()
+        endpoint = f"{base}/v1/systemone"
+        project = work / "project"
+        dec = project / ".leopold" / "decisions"
+        dec.mkdir(parents=True)
+        (dec / "permission.json").write_text(json.dumps(CATALOG))
+        jev = {"name": "jev", "endpoint": endpoint, "model": "jev-1.13.0", "calibrated": True,
+               "calibration_source": "trained", "auth_env": "TYPESAFE_API_KEY", "timeout_ms": 5000,
+               "max_options": 255, "max_state_tokens": 32000}
+        (dec / "config.json").write_text(json.dumps({"version": "decisions/1.0", "provider": "jev",
+                                                     "providers": {"jev": jev}}))
+        bare = work / "bare"
+        (bare / ".leopold" / "decisions").mkdir(parents=True)
+        (bare / ".leopold" / "decisions" / "permission.json").write_text(json.dumps(CATALOG))
+
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LEOPOLD_")}
+        env["TYPESAFE_API_KEY"] = "bench-key"
+        body = {"model": "jev-1.13.0", "state": STATE, "questions": {"destructive": {
+            "type": "score", "instructions": CATALOG["questions"]["destructive"]["instructions"],
+            "criteria": CATALOG["questions"]["destructive"]["criteria"]}}}
+        (work / "body.json").write_text(json.dumps(body))
+        ask = [str(BIN / "decisions"), "ask", "--catalog", "permission", "--questions", "destructive",
+               "--state", json.dumps(STATE)]
+        curl = [shutil.which("curl"), "-sS", "-X", "POST", endpoint, "-H", "Authorization: Bearer bench-key",
+                "-H", "Content-Type: application/json", "--data-binary", f"@{work / 'body.json'}"]
+
+        # Sanity: both get the answer.
+        _, out = timed(ask, env, project)
+        assert json.loads(out)["answers"]["destructive"]["ok"] is True, out
+        _, out = timed(curl, env, project)
+        assert json.loads(out)["answers"]["destructive"]["score"] == 1.15, out
+        _, out = timed(ask, env, bare)
+        assert json.loads(out)["answers"]["destructive"]["reason"] == "no_provider", out
+
+        samples = {"decisions ask (stub)": [], "curl (stub)": [], "decisions ask (no provider)": [], "true": []}
+        for _ in range(10):  # warm-up
+            timed(ask, env, project), timed(curl, env, project)
+        for _ in range(args.runs):
+            samples["decisions ask (stub)"].append(timed(ask, env, project)[0])
+            samples["curl (stub)"].append(timed(curl, env, project)[0])
+            samples["decisions ask (no provider)"].append(timed(ask, env, bare)[0])
+            samples["true"].append(timed([shutil.which("true"), "true"][:1], env, bare)[0])
+        result = {name: summary(xs) for name, xs in samples.items()}
+        ratio = result["decisions ask (stub)"]["median_ms"] / result["curl (stub)"]["median_ms"]
+        print(f"runs: {args.runs} each, interleaved")
+        for name, s in result.items():
+            print(f"{name:30} median {s['median_ms']:7.3f} ms   p90 {s['p90_ms']:7.3f} ms   min {s['min_ms']:7.3f} ms")
+        print(f"ratio decisions/curl (median): {ratio:.3f}  (target <= 1.0)")
+        print(f"no-provider median: {result['decisions ask (no provider)']['median_ms']:.3f} ms  (target < 2 ms;"
+              f" process spawn floor, `true`: {result['true']['median_ms']:.3f} ms)")
+    finally:
+        stub.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
