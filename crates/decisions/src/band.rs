@@ -1,11 +1,11 @@
 //! Bands: what a caller may do with an answer, given its certainty and the question's bars.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::contract::Thresholds;
 
 /// What a caller may do with an answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Band {
     /// Act on the answer.

@@ -36,6 +36,10 @@ mod band;
 mod config;
 mod contract;
 mod event;
+mod jsonl;
+pub mod judgment;
+pub mod ledger;
+pub use jsonl::Records;
 mod provider;
 mod transport;
 

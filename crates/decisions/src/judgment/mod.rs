@@ -1,0 +1,343 @@
+//! The judgment ledger: what a human decided on a Decision Card, searchable and recalled into
+//! the next card as similar past decisions.
+//!
+//! JSONL, one `judgment-ledger.v1` record a line, keys in the order
+//! `id, project, decided_at, question, answer, rationale, card_ref, tags`. Default path
+//! `<root>/.claude/state/judgment-ledger.jsonl`, or `HARNESS_JUDGMENT_LEDGER`. Every read path
+//! filters by project; results are capped at [`MAX_RESULTS`].
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::Env;
+use crate::jsonl;
+
+/// The most results a search or recall returns.
+pub const MAX_RESULTS: usize = 3;
+/// Recall summaries longer than this many characters are cut.
+pub const SUMMARY_MAX: usize = 120;
+/// Where a cut summary is cut, before its "...".
+pub const SUMMARY_CUT: usize = 117;
+
+/// One human judgment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Judgment {
+    /// Unique id (a UUID when the caller gives none).
+    pub id: String,
+    /// The project the judgment belongs to; every read filters by it.
+    pub project: String,
+    /// When it was decided, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub decided_at: String,
+    /// The question the card asked.
+    pub question: String,
+    /// What the human decided.
+    pub answer: String,
+    /// Why (may be empty).
+    pub rationale: String,
+    /// The card it was decided on.
+    pub card_ref: String,
+    /// Free tags.
+    pub tags: Vec<String>,
+}
+
+/// A past decision as a Decision Card shows it in `similar_past_decisions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recall {
+    /// The question, cut to [`SUMMARY_MAX`] characters.
+    pub summary: String,
+    /// The answer.
+    pub decision: String,
+    /// The rationale, or `recorded`.
+    pub outcome: String,
+    /// When it was decided.
+    pub decided_at: String,
+    /// `judgment-ledger:<id>`.
+    pub mem_id: String,
+}
+
+/// A judgment that breaks the record schema.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("judgment record: {field} must be a non-empty string")]
+pub struct JudgmentError {
+    /// The field to fix.
+    pub field: &'static str,
+}
+
+impl Judgment {
+    /// Check the record against `judgment-ledger.v1`: the required strings are non-empty.
+    pub fn validate(&self) -> Result<(), Vec<JudgmentError>> {
+        let required = [
+            ("id", &self.id),
+            ("project", &self.project),
+            ("decided_at", &self.decided_at),
+            ("question", &self.question),
+            ("answer", &self.answer),
+            ("card_ref", &self.card_ref),
+        ];
+        let errs: Vec<JudgmentError> =
+            required.iter().filter(|(_, v)| v.trim().is_empty()).map(|(field, _)| JudgmentError { field }).collect();
+        if errs.is_empty() { Ok(()) } else { Err(errs) }
+    }
+
+    /// The judgment as a card's `similar_past_decisions` item.
+    pub fn recall(&self) -> Recall {
+        Recall {
+            summary: summary(&self.question),
+            decision: self.answer.clone(),
+            outcome: if self.rationale.is_empty() { "recorded".into() } else { self.rationale.clone() },
+            decided_at: self.decided_at.clone(),
+            mem_id: format!("judgment-ledger:{}", self.id),
+        }
+    }
+}
+
+/// A question cut to 117 characters plus `...` when it is over 120; characters, never bytes.
+pub fn summary(question: &str) -> String {
+    if question.chars().count() > SUMMARY_MAX {
+        let cut: String = question.chars().take(SUMMARY_CUT).collect();
+        format!("{cut}...")
+    } else {
+        question.to_string()
+    }
+}
+
+/// The ledger file: `HARNESS_JUDGMENT_LEDGER`, else `<root>/.claude/state/judgment-ledger.jsonl`
+/// with the root from `HARNESS_PROJECT_ROOT`, `PROJECT_ROOT`, the git top level above `cwd`, or
+/// `cwd`.
+pub fn judgment_path(env: &Env, cwd: &Path) -> PathBuf {
+    if let Some(p) = env.get("HARNESS_JUDGMENT_LEDGER") {
+        return PathBuf::from(p);
+    }
+    let root = env
+        .get("HARNESS_PROJECT_ROOT")
+        .or_else(|| env.get("PROJECT_ROOT"))
+        .map(PathBuf::from)
+        .or_else(|| cwd.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf))
+        .unwrap_or_else(|| cwd.to_path_buf());
+    root.join(".claude").join("state").join("judgment-ledger.jsonl")
+}
+
+/// Append one judgment, after checking it.
+pub fn append_judgment(path: &Path, judgment: &Judgment) -> Result<(), AppendError> {
+    judgment.validate().map_err(AppendError::Invalid)?;
+    jsonl::append_line(path, judgment).map_err(|e| AppendError::Io(path.to_path_buf(), e))
+}
+
+/// Why a judgment was not appended.
+#[derive(Debug, thiserror::Error)]
+pub enum AppendError {
+    /// The record breaks the schema: the caller must fix it.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Invalid(Vec<JudgmentError>),
+    /// The ledger could not be written: callers fail open.
+    #[error("{0}: {1}")]
+    Io(PathBuf, #[source] std::io::Error),
+}
+
+/// The project's judgments that match `query`, best first, at most [`MAX_RESULTS`].
+///
+/// Score 10 when the whole lowercased query is a substring of the question, answer or
+/// rationale; else one point per query token of two or more characters found in them, and one
+/// more when it is found in a tag. Score 0 is dropped; ties go to the newest. An empty query
+/// gives the project's newest judgments. Also returns how many lines were skipped.
+pub fn search(path: &Path, project: &str, query: &str) -> std::io::Result<(Vec<Judgment>, usize)> {
+    let Some(bytes) = jsonl::read_bytes(path)? else { return Ok((Vec::new(), 0)) };
+    let query = query.trim().to_lowercase();
+    let tokens: Vec<&str> = query.split_whitespace().filter(|t| t.chars().count() >= 2).collect();
+    // A line that does not contain the project as JSON writes it cannot be the project's,
+    // unless it uses \u escapes; those lines are always parsed.
+    let needle = serde_json::to_string(project).unwrap_or_default();
+    let needle = needle.as_bytes();
+    let mut skipped = 0;
+    let mut scored: Vec<(u32, Judgment)> = Vec::new();
+    for line in jsonl::lines(&bytes) {
+        if !contains(line, needle) && !contains(line, b"\\u") {
+            continue;
+        }
+        let j: Judgment = match serde_json::from_slice(line) {
+            Ok(j) => j,
+            Err(_) => {
+                skipped += 1;
+                continue;
+            }
+        };
+        if j.project != project {
+            continue;
+        }
+        let score = if query.is_empty() { 1 } else { score(&j, &query, &tokens) };
+        if score > 0 {
+            scored.push((score, j));
+        }
+    }
+    scored.sort_by(|(sa, a), (sb, b)| sb.cmp(sa).then_with(|| b.decided_at.cmp(&a.decided_at)));
+    Ok((scored.into_iter().take(MAX_RESULTS).map(|(_, j)| j).collect(), skipped))
+}
+
+/// Past judgments similar to `question`, as a card shows them.
+pub fn recall(path: &Path, project: &str, question: &str) -> std::io::Result<(Vec<Recall>, usize)> {
+    let (found, skipped) = search(path, project, question)?;
+    Ok((found.iter().map(Judgment::recall).collect(), skipped))
+}
+
+fn score(j: &Judgment, query: &str, tokens: &[&str]) -> u32 {
+    let fields = [j.question.to_lowercase(), j.answer.to_lowercase(), j.rationale.to_lowercase()];
+    if fields.iter().any(|f| f.contains(query)) {
+        return 10;
+    }
+    let tags: Vec<String> = j.tags.iter().map(|t| t.to_lowercase()).collect();
+    tokens
+        .iter()
+        .map(|t| {
+            let in_text = fields.iter().any(|f| f.contains(t)) as u32;
+            let in_tag = tags.iter().any(|g| g.contains(t)) as u32;
+            in_text + in_tag
+        })
+        .sum()
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn j(id: &str, project: &str, at: &str, question: &str, answer: &str, rationale: &str, tags: &[&str]) -> Judgment {
+        Judgment {
+            id: id.into(),
+            project: project.into(),
+            decided_at: at.into(),
+            question: question.into(),
+            answer: answer.into(),
+            rationale: rationale.into(),
+            card_ref: "cards/1.json".into(),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    fn ledger(records: &[Judgment]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("j.jsonl");
+        for r in records {
+            append_judgment(&path, r).unwrap_or_else(|e| panic!("{e}"));
+        }
+        (dir, path)
+    }
+
+    fn ids(found: &[Judgment]) -> Vec<&str> {
+        found.iter().map(|j| j.id.as_str()).collect()
+    }
+
+    #[test]
+    fn a_whole_query_substring_outranks_token_hits() {
+        let (_d, path) = ledger(&[
+            j("a", "p", "2026-01-01T00:00:00Z", "Use Postgres for the queue?", "yes", "", &[]),
+            j("b", "p", "2026-01-02T00:00:00Z", "Queue on redis or postgres", "redis", "", &["queue"]),
+            j("c", "p", "2026-01-03T00:00:00Z", "Unrelated", "no", "", &[]),
+        ]);
+        let (found, _) = search(&path, "p", "postgres for the queue").unwrap_or_default();
+        assert_eq!(ids(&found), ["a", "b"]);
+    }
+
+    #[test]
+    fn tags_add_a_point_and_ties_go_to_the_newest() {
+        let (_d, path) = ledger(&[
+            j("old", "p", "2026-01-01T00:00:00Z", "cache layer", "x", "", &[]),
+            j("new", "p", "2026-02-01T00:00:00Z", "cache policy", "x", "", &[]),
+            j("tagged", "p", "2026-01-15T00:00:00Z", "cache size", "x", "", &["cache"]),
+        ]);
+        let (found, _) = search(&path, "p", "cache x").unwrap_or_default();
+        // tagged: cache(1+1) x(1) = 3; new, old: 2 each, newest first.
+        assert_eq!(ids(&found), ["tagged", "new", "old"]);
+    }
+
+    #[test]
+    fn one_character_tokens_and_zero_scores_are_dropped() {
+        let (_d, path) = ledger(&[j("a", "p", "2026-01-01T00:00:00Z", "a b c", "d", "", &[])]);
+        assert!(search(&path, "p", "a z").unwrap_or_default().0.is_empty());
+    }
+
+    #[test]
+    fn every_read_is_scoped_to_the_project() {
+        let (_d, path) = ledger(&[
+            j("mine", "p", "2026-01-01T00:00:00Z", "deploy on friday?", "no", "", &[]),
+            j("theirs", "q", "2026-01-02T00:00:00Z", "deploy on friday?", "yes", "", &[]),
+            j("prefix", "p2", "2026-01-02T00:00:00Z", "deploy on friday?", "yes", "", &[]),
+        ]);
+        assert_eq!(ids(&search(&path, "p", "deploy").unwrap_or_default().0), ["mine"]);
+        assert_eq!(recall(&path, "q", "deploy on friday?").unwrap_or_default().0.len(), 1);
+    }
+
+    #[test]
+    fn at_most_three_results_and_an_empty_query_gives_the_newest() {
+        let records: Vec<Judgment> = (0..6)
+            .map(|i| j(&i.to_string(), "p", &format!("2026-01-0{}T00:00:00Z", i + 1), "q", "a", "", &[]))
+            .collect();
+        let (_d, path) = ledger(&records);
+        assert_eq!(ids(&search(&path, "p", "").unwrap_or_default().0), ["5", "4", "3"]);
+        assert_eq!(search(&path, "p", "q").unwrap_or_default().0.len(), 3);
+    }
+
+    #[test]
+    fn records_written_with_unicode_escapes_are_found() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("j.jsonl");
+        // Python's json.dumps escapes non-ASCII: the project never appears verbatim.
+        let line = r#"{"id":"x","project":"\u30d7\u30ed","decided_at":"2026-01-01T00:00:00Z","question":"\u30c7\u30d7\u30ed\u30a4","answer":"\u306f\u3044","rationale":"","card_ref":"c","tags":[]}"#;
+        std::fs::write(&path, format!("{line}\n")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ids(&search(&path, "プロ", "デプロイ").unwrap_or_default().0), ["x"]);
+    }
+
+    #[test]
+    fn recall_cuts_summaries_by_characters_never_splitting_one() {
+        let long: String = "判".repeat(130);
+        let exact: String = "断".repeat(120);
+        assert_eq!(summary(&exact), exact);
+        let cut = summary(&long);
+        assert_eq!(cut.chars().count(), 120);
+        assert!(cut.ends_with("...") && cut.starts_with(&"判".repeat(117)));
+        let r = j("id1", "p", "t", &long, "yes", "", &[]).recall();
+        assert_eq!(
+            (r.outcome.as_str(), r.mem_id.as_str(), r.decision.as_str()),
+            ("recorded", "judgment-ledger:id1", "yes")
+        );
+    }
+
+    #[test]
+    fn an_invalid_record_is_refused_and_nothing_is_written() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("j.jsonl");
+        let bad = j("a", "", "t", "q", " ", "", &[]);
+        let err = append_judgment(&path, &bad).err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(
+            err,
+            "judgment record: project must be a non-empty string; judgment record: answer must be a non-empty string"
+        );
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_path_follows_the_environment_then_the_git_root() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let nested = dir.path().join("a/b");
+        std::fs::create_dir_all(&nested).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap_or_else(|e| panic!("{e}"));
+        let env = |vars: &[(&str, &str)]| Env::Map(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
+        assert_eq!(
+            judgment_path(&env(&[("HARNESS_JUDGMENT_LEDGER", "/x/l.jsonl")]), &nested),
+            PathBuf::from("/x/l.jsonl")
+        );
+        assert_eq!(
+            judgment_path(&env(&[("PROJECT_ROOT", "/r"), ("HARNESS_PROJECT_ROOT", "/h")]), &nested),
+            PathBuf::from("/h/.claude/state/judgment-ledger.jsonl")
+        );
+        assert_eq!(
+            judgment_path(&env(&[("PROJECT_ROOT", "/r")]), &nested),
+            PathBuf::from("/r/.claude/state/judgment-ledger.jsonl")
+        );
+        assert_eq!(judgment_path(&env(&[]), &nested), dir.path().join(".claude/state/judgment-ledger.jsonl"));
+    }
+}

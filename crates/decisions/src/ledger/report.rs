@@ -1,0 +1,271 @@
+//! The calibration report: per provider and question, how often decisions were right at each
+//! certainty, with the Brier score, the expected calibration error, and a reliability diagram.
+//! The forecast is the decision's certainty: the number its bars are compared with.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::Row;
+
+/// Equal-width certainty bins.
+const BINS: usize = 10;
+
+/// One certainty bin.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bin {
+    /// The bin's lower edge.
+    pub from: f64,
+    /// The bin's upper edge (inclusive for the last bin).
+    pub to: f64,
+    /// Samples in the bin.
+    pub count: usize,
+    /// Their mean certainty.
+    pub mean_certainty: f64,
+    /// The share of them that were correct.
+    pub accuracy: f64,
+}
+
+/// The calibration of one provider on one question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CalibrationReport {
+    /// The provider.
+    pub provider: String,
+    /// The question id.
+    pub question: String,
+    /// Decisions with a known outcome and a certainty.
+    pub samples: usize,
+    /// The share that were correct.
+    pub accuracy: f64,
+    /// Mean squared gap between certainty and outcome (0 is perfect).
+    pub brier: f64,
+    /// Expected calibration error over equal-width bins.
+    pub ece: f64,
+    /// The non-empty bins.
+    pub bins: Vec<Bin>,
+}
+
+/// Calibration per provider and question, from ledger rows (the latest outcome counts).
+pub fn calibration_report(rows: &[Row]) -> Vec<CalibrationReport> {
+    let mut outcomes: HashMap<&str, Option<bool>> = HashMap::new();
+    for row in rows {
+        if let Row::Outcome(o) = row {
+            outcomes.insert(o.id.as_str(), o.correct);
+        }
+    }
+    let mut groups: BTreeMap<(&str, &str), Vec<(f64, bool)>> = BTreeMap::new();
+    for row in rows {
+        let Row::Decision(d) = row else { continue };
+        if let (Some(c), Some(Some(ok))) = (d.certainty.filter(|c| c.is_finite()), outcomes.get(d.id.as_str())) {
+            groups.entry((d.provider.as_str(), d.question.as_str())).or_default().push((c.clamp(0.0, 1.0), *ok));
+        }
+    }
+    groups
+        .into_iter()
+        .map(|((provider, question), samples)| {
+            let n = samples.len() as f64;
+            let y = |ok: bool| if ok { 1.0 } else { 0.0 };
+            let mut sums = [(0usize, 0.0f64, 0.0f64); BINS];
+            for (c, ok) in &samples {
+                let b = ((c * BINS as f64) as usize).min(BINS - 1);
+                sums[b].0 += 1;
+                sums[b].1 += c;
+                sums[b].2 += y(*ok);
+            }
+            let bins: Vec<Bin> = sums
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.0 > 0)
+                .map(|(i, (count, c, ok))| Bin {
+                    from: i as f64 / BINS as f64,
+                    to: (i + 1) as f64 / BINS as f64,
+                    count: *count,
+                    mean_certainty: c / *count as f64,
+                    accuracy: ok / *count as f64,
+                })
+                .collect();
+            CalibrationReport {
+                provider: provider.into(),
+                question: question.into(),
+                samples: samples.len(),
+                accuracy: samples.iter().map(|(_, ok)| y(*ok)).sum::<f64>() / n,
+                brier: samples.iter().map(|(c, ok)| (c - y(*ok)).powi(2)).sum::<f64>() / n,
+                ece: bins.iter().map(|b| b.count as f64 / n * (b.accuracy - b.mean_certainty).abs()).sum(),
+                bins,
+            }
+        })
+        .collect()
+}
+
+/// A reliability diagram, one panel per provider and question: accuracy against certainty per
+/// bin, the diagonal of perfect calibration, and each bin's sample count.
+pub fn reliability_svg(reports: &[CalibrationReport]) -> String {
+    const PANEL: f64 = 300.0;
+    const PAD: f64 = 48.0;
+    let cols = reports.len().clamp(1, 3);
+    let rows = reports.len().div_ceil(cols).max(1);
+    let (w, h) = (cols as f64 * (PANEL + 2.0 * PAD), rows as f64 * (PANEL + 2.0 * PAD + 20.0));
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    if reports.is_empty() {
+        let _ = writeln!(s, r#"<text x="20" y="40">no decisions with a known outcome yet</text>"#);
+    }
+    for (i, r) in reports.iter().enumerate() {
+        let ox = (i % cols) as f64 * (PANEL + 2.0 * PAD) + PAD;
+        let oy = (i / cols) as f64 * (PANEL + 2.0 * PAD + 20.0) + PAD + 20.0;
+        let x = |v: f64| ox + v * PANEL;
+        let y = |v: f64| oy + PANEL - v * PANEL;
+        let _ = writeln!(
+            s,
+            r#"<text x="{ox}" y="{}" font-size="13" font-weight="bold">{} / {}</text>"#,
+            oy - 26.0,
+            escape(&r.provider),
+            escape(&r.question)
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{ox}" y="{}">n={} accuracy={:.3} Brier={:.3} ECE={:.3}</text>"#,
+            oy - 10.0,
+            r.samples,
+            r.accuracy,
+            r.brier,
+            r.ece
+        );
+        let _ =
+            writeln!(s, r##"<rect x="{ox}" y="{oy}" width="{PANEL}" height="{PANEL}" fill="none" stroke="#444"/>"##);
+        for t in 0..=BINS {
+            let v = t as f64 / BINS as f64;
+            let _ = writeln!(
+                s,
+                r##"<line x1="{}" y1="{oy}" x2="{}" y2="{}" stroke="#eee"/><text x="{}" y="{}" text-anchor="middle">{}</text>"##,
+                x(v),
+                x(v),
+                oy + PANEL,
+                x(v),
+                oy + PANEL + 14.0,
+                if t % 2 == 0 { format!("{v:.1}") } else { String::new() }
+            );
+            let _ = writeln!(
+                s,
+                r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+                ox - 4.0,
+                y(v) + 4.0,
+                if t % 2 == 0 { format!("{v:.1}") } else { String::new() }
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#999" stroke-dasharray="4 3"/>"##,
+            x(0.0),
+            y(0.0),
+            x(1.0),
+            y(1.0)
+        );
+        let bar_w = PANEL / BINS as f64;
+        for b in &r.bins {
+            let _ = writeln!(
+                s,
+                r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#4a7ab5" fill-opacity="0.35" stroke="#4a7ab5"><title>{:.1}-{:.1}: {} decisions, {:.0}% correct</title></rect>"##,
+                x(b.from) + 1.0,
+                y(b.accuracy),
+                bar_w - 2.0,
+                b.accuracy * PANEL,
+                b.from,
+                b.to,
+                b.count,
+                b.accuracy * 100.0
+            );
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{}" cy="{}" r="3.5" fill="#c0392b"/><text x="{}" y="{}" text-anchor="middle" font-size="9">{}</text>"##,
+                x(b.mean_certainty),
+                y(b.accuracy),
+                x(b.from) + bar_w / 2.0,
+                y(b.accuracy) - 6.0,
+                b.count
+            );
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">certainty</text><text x="{}" y="{}" text-anchor="middle" transform="rotate(-90 {} {})">share correct</text>"#,
+            ox + PANEL / 2.0,
+            oy + PANEL + 30.0,
+            ox - 32.0,
+            oy + PANEL / 2.0,
+            ox - 32.0,
+            oy + PANEL / 2.0
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::band::Band;
+    use crate::ledger::{DecisionRow, OutcomeRow};
+
+    fn pair(id: usize, certainty: f64, ok: bool) -> [Row; 2] {
+        [
+            Row::Decision(DecisionRow {
+                id: id.to_string(),
+                ts: "t".into(),
+                consumer: "c".into(),
+                question: "q".into(),
+                provider: "jev".into(),
+                model: "m".into(),
+                confidence: None,
+                certainty: Some(certainty),
+                band: Band::Act,
+                acted: true,
+            }),
+            Row::Outcome(OutcomeRow { id: id.to_string(), ts: "t".into(), correct: Some(ok), note: None }),
+        ]
+    }
+
+    #[test]
+    fn accuracy_brier_and_ece_are_computed_over_known_outcomes() {
+        let mut rows = Vec::new();
+        rows.extend(pair(1, 0.95, true));
+        rows.extend(pair(2, 0.95, false));
+        rows.extend(pair(3, 0.25, true));
+        rows.extend(pair(4, 0.25, true));
+        let r = &calibration_report(&rows)[0];
+        assert_eq!((r.samples, r.accuracy), (4, 0.75));
+        let brier = (0.05f64.powi(2) + 0.95f64.powi(2) + 0.75f64.powi(2) * 2.0) / 4.0;
+        assert!((r.brier - brier).abs() < 1e-12);
+        // Two bins: 0.9-1.0 (mean 0.95, 50% right) and 0.2-0.3 (mean 0.25, 100% right).
+        assert_eq!(r.bins.len(), 2);
+        let ece = 0.5 * (0.5f64 - 0.95).abs() + 0.5 * (1.0f64 - 0.25).abs();
+        assert!((r.ece - ece).abs() < 1e-12);
+    }
+
+    #[test]
+    fn certainty_one_falls_in_the_last_bin() {
+        let rows: Vec<Row> = pair(1, 1.0, true).into_iter().collect();
+        let r = &calibration_report(&rows)[0];
+        assert_eq!((r.bins[0].from, r.bins[0].to), (0.9, 1.0));
+    }
+
+    #[test]
+    fn the_svg_has_a_panel_per_group_and_escapes_names() {
+        let mut rows: Vec<Row> = pair(1, 0.9, true).into_iter().collect();
+        if let Row::Decision(d) = &mut rows[0] {
+            d.question = "a<b".into();
+        }
+        let svg = reliability_svg(&calibration_report(&rows));
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("jev / a&lt;b"));
+        assert!(svg.contains("n=1 accuracy=1.000"));
+    }
+}
