@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use decisions::{ProviderChoice, Request};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{CliError, JsonFileError, exit};
 
@@ -37,6 +37,10 @@ pub struct Args {
     /// Also check the catalog against this JSON Schema file
     #[arg(long, value_name = "PATH")]
     schema: Option<PathBuf>,
+    /// Append a calibration-ledger decision row per answered question for this consumer, and
+    /// print each row's id under "recorded"
+    #[arg(long, value_name = "CONSUMER")]
+    record: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -57,19 +61,62 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             .map(|e| format!("schema {}: {}: {e}", path.display(), location(&e.instance_path().to_string())))
             .collect()
     };
+    let leo_dir = super::leo_dir(args.leo_dir);
     let request = Request {
         catalog: Some(super::catalog_arg(&args.catalog)),
         questions,
         state,
-        leo_dir: super::leo_dir(args.leo_dir),
+        leo_dir: leo_dir.clone(),
         provider: args.provider.map(ProviderChoice::Name),
         timeout_ms: args.timeout_ms,
         catalog_check: Some(&check),
         ..Request::default()
     };
     let decision = decisions::ask(&request, ());
-    super::print_json(&decision, false)?;
+    match &args.record {
+        None => super::print_json(&decision, false)?,
+        Some(consumer) => {
+            let mut out = serde_json::to_value(&decision)?;
+            out["recorded"] = Value::Object(record(&decision, consumer, leo_dir.as_deref()));
+            super::print_json(&out, false)?;
+        }
+    }
     Ok(exit::OK)
+}
+
+/// Append a decision row per answered question; the ids, by question. A ledger that cannot be
+/// written is reported on stderr and never changes the decision.
+fn record(decision: &decisions::Decision<()>, consumer: &str, leo_dir: Option<&std::path::Path>) -> Map<String, Value> {
+    use decisions::ledger::{DecisionRow, Row, append_row, ledger_path, new_id, now_ts};
+    let mut ids = Map::new();
+    let Some(leo) = leo_dir else {
+        eprintln!("warning: not recorded: no .leopold directory found for the calibration ledger");
+        return ids;
+    };
+    let path = ledger_path(leo);
+    for (question, result) in &decision.answers {
+        let Ok(answer) = result else { continue };
+        let row = DecisionRow {
+            id: new_id(),
+            ts: now_ts(),
+            consumer: consumer.to_string(),
+            question: question.clone(),
+            provider: answer.provider.clone(),
+            model: answer.model.clone(),
+            confidence: answer.confidence,
+            certainty: decisions::certainty_of(answer),
+            band: decision.band(question).unwrap_or(decisions::Band::Floor),
+            acted: decision.usable,
+        };
+        let id = row.id.clone();
+        match append_row(&path, &Row::Decision(row)) {
+            Ok(()) => {
+                ids.insert(question.clone(), Value::String(id));
+            }
+            Err(e) => eprintln!("warning: not recorded: {e}"),
+        }
+    }
+    ids
 }
 
 fn location(pointer: &str) -> &str {

@@ -2,6 +2,9 @@
 //! the subcommands share.
 
 mod ask;
+mod card;
+mod judgment;
+mod ledger;
 mod providers;
 mod schema;
 mod validate;
@@ -26,6 +29,9 @@ enum Command {
     Validate(validate::Args),
     Schema(schema::Args),
     Providers(providers::Args),
+    Ledger(ledger::Args),
+    Judgment(judgment::Args),
+    Card(card::Args),
 }
 
 /// Run the parsed command; `Ok` carries the exit code.
@@ -35,6 +41,9 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Validate(a) => validate::run(a),
         Command::Schema(a) => schema::run(a),
         Command::Providers(a) => providers::run(a),
+        Command::Ledger(a) => ledger::run(a),
+        Command::Judgment(a) => judgment::run(a),
+        Command::Card(a) => card::run(a),
     }
 }
 

@@ -1,0 +1,205 @@
+//! `decisions card`: Decision Cards (`judgment-card.v1`): validate one, fill its similar past
+//! decisions from the judgment ledger, and record a human's answer, which also settles the
+//! model's decision in the calibration ledger when its id is given.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Subcommand;
+use decisions::Env;
+use decisions::judgment::{Judgment, judgment_path};
+use decisions::ledger::{OutcomeRow, Row, append_row, ledger_path, new_id, now_ts, read_ledger};
+use serde_json::Value;
+
+use super::{CliError, JsonFileError, exit};
+
+/// The card schema, shipped in schemas/ and compiled into the binary.
+pub const CARD_SCHEMA: &str = include_str!("../../../../schemas/judgment-card.v1.json");
+/// The tag every judgment recorded from a card carries.
+const CARD_TAG: &str = "judgment-card";
+
+/// Validate Decision Cards, recall similar past decisions into them, record answers
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Verb,
+}
+
+#[derive(Debug, Subcommand)]
+enum Verb {
+    /// Check a card against judgment-card.v1; print every problem, one a line
+    Validate {
+        /// The card file
+        card: PathBuf,
+    },
+    /// Print the card with similar_past_decisions filled from the judgment ledger
+    Recall {
+        /// The card file
+        card: PathBuf,
+        /// The project to recall from
+        #[arg(long)]
+        project: String,
+    },
+    /// Record a human's answer to the card in the judgment ledger (and settle a model decision)
+    RecordAnswer {
+        /// The card file
+        card: PathBuf,
+        /// The option the human chose
+        #[arg(long)]
+        answer: String,
+        /// Why
+        #[arg(long)]
+        why: String,
+        /// The project
+        #[arg(long)]
+        project: String,
+        /// A calibration-ledger decision this answer settles: its outcome row is appended too
+        #[arg(long, value_name = "ID")]
+        decision_id: Option<String>,
+        /// Whether that decision was right [default: whether the answer is the card's recommendation]
+        #[arg(long, value_name = "true|false|null", requires = "decision_id")]
+        correct: Option<String>,
+        /// The project's .leopold directory, for the calibration ledger [default: the nearest above the working directory]
+        #[arg(long, value_name = "DIR")]
+        leo_dir: Option<PathBuf>,
+    },
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    match args.command {
+        Verb::Validate { card } => {
+            let doc = read_card(&card)?;
+            let problems = problems(&doc);
+            if problems.is_empty() {
+                println!("ok: {}", card.display());
+                return Ok(exit::OK);
+            }
+            for p in &problems {
+                println!("{}: {p}", card.display());
+            }
+            eprintln!("error: {} problem(s) in {}", problems.len(), card.display());
+            Ok(exit::FAIL)
+        }
+        Verb::Recall { card, project } => {
+            let mut doc = valid_card(&card)?;
+            let question = doc["question"].as_str().unwrap_or_default().to_string();
+            let cwd = std::env::current_dir().context("reading the working directory")?;
+            let found = super::judgment::recall_fail_open(&judgment_path(&Env::Process, &cwd), &project, &question);
+            doc["similar_past_decisions"] = serde_json::to_value(found)?;
+            let after = problems(&doc);
+            if !after.is_empty() {
+                return Err(
+                    CliError::fail(format!("the filled card breaks judgment-card.v1: {}", after.join("; "))).into()
+                );
+            }
+            super::print_json(&doc, true)?;
+            Ok(exit::OK)
+        }
+        Verb::RecordAnswer { card, answer, why, project, decision_id, correct, leo_dir } => {
+            let doc = valid_card(&card)?;
+            let judgment = Judgment {
+                id: new_id(),
+                project,
+                decided_at: now_ts(),
+                question: doc["question"].as_str().unwrap_or_default().to_string(),
+                answer: answer.clone(),
+                rationale: why.clone(),
+                card_ref: card.display().to_string(),
+                tags: vec![CARD_TAG.to_string()],
+            };
+            let cwd = std::env::current_dir().context("reading the working directory")?;
+            let code = super::judgment::append_fail_open(&judgment_path(&Env::Process, &cwd), &judgment)?;
+            if let Some(id) = decision_id {
+                let correct = match correct.as_deref() {
+                    None => Some(chose_recommendation(&doc, &answer)),
+                    Some("true") => Some(true),
+                    Some("false") => Some(false),
+                    Some("null") => None,
+                    Some(other) => {
+                        return Err(CliError::usage(format!(
+                            "--correct: expected true, false or null, found {other:?}"
+                        ))
+                        .into());
+                    }
+                };
+                settle(leo_dir, &id, correct, &card, &answer, &why);
+            }
+            Ok(code)
+        }
+    }
+}
+
+/// Append the outcome of a calibration-ledger decision; never fails the caller.
+fn settle(leo_dir: Option<PathBuf>, id: &str, correct: Option<bool>, card: &Path, answer: &str, why: &str) {
+    let Some(leo) = super::leo_dir(leo_dir) else {
+        eprintln!("warning: outcome skipped: no .leopold directory found for the calibration ledger");
+        return;
+    };
+    let path = ledger_path(&leo);
+    let known = read_ledger(&path).map(|r| r.records.iter().any(|r| matches!(r, Row::Decision(d) if d.id == id)));
+    match known {
+        Ok(true) => {}
+        Ok(false) => {
+            eprintln!("warning: outcome skipped: no decision with id \"{id}\" in {}", path.display());
+            return;
+        }
+        Err(e) => {
+            eprintln!("warning: outcome skipped: {e}");
+            return;
+        }
+    }
+    let note = format!("answered {answer:?} on decision card {}: {why}", card.display());
+    let row = Row::Outcome(OutcomeRow { id: id.to_string(), ts: now_ts(), correct, note: Some(note) });
+    if let Err(e) = append_row(&path, &row) {
+        eprintln!("warning: outcome skipped: {e}");
+    }
+}
+
+/// Whether the human chose the card's recommendation (by option id or label).
+fn chose_recommendation(card: &Value, answer: &str) -> bool {
+    let rec = card["recommendation"].as_str().unwrap_or_default();
+    if answer == rec {
+        return true;
+    }
+    card["options"].as_array().into_iter().flatten().any(|o| {
+        let id = o["id"].as_str().unwrap_or_default();
+        let label = o["label"].as_str().unwrap_or_default();
+        (id == rec || label == rec) && (answer == id || answer == label)
+    })
+}
+
+fn read_card(path: &Path) -> anyhow::Result<Value> {
+    super::read_json(path).map_err(|e| match e {
+        JsonFileError::Read(e) => CliError::fail(format!("cannot read card {}: {e}", path.display())).into(),
+        e @ JsonFileError::Parse(_) => CliError::fail(e.to_string()).into(),
+    })
+}
+
+fn valid_card(path: &Path) -> anyhow::Result<Value> {
+    let doc = read_card(path)?;
+    let problems = problems(&doc);
+    if problems.is_empty() {
+        Ok(doc)
+    } else {
+        let e = CliError::fail(format!("{} breaks judgment-card.v1: {}", path.display(), problems.join("; ")));
+        Err(e.hint(format!("see `decisions card validate {}`", path.display())).into())
+    }
+}
+
+/// Every way the card breaks the schema, each naming where.
+pub fn problems(card: &Value) -> Vec<String> {
+    let schema: Value = match serde_json::from_str(CARD_SCHEMA) {
+        Ok(s) => s,
+        Err(e) => return vec![format!("the shipped card schema does not parse: {e}")],
+    };
+    match jsonschema::draft7::new(&schema) {
+        Ok(v) => v
+            .iter_errors(card)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                format!("{}: {e}", if at.is_empty() { "/".to_string() } else { at })
+            })
+            .collect(),
+        Err(e) => vec![format!("the shipped card schema does not compile: {e}")],
+    }
+}
