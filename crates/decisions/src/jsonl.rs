@@ -60,21 +60,74 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> std::io::Result<Records<T>> {
     Ok(Records { records, skipped })
 }
 
-/// The whole file, or `None` when it does not exist.
+/// The whole file, or `None` when it does not exist. A large file is read by one thread per
+/// core, each filling its own part of the buffer.
 pub fn read_bytes(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
+    let len = file.metadata()?.len() as usize;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     let mut bytes = Vec::new();
+    #[cfg(unix)]
+    if workers > 1 && len >= (8 << 20) {
+        use std::os::unix::fs::FileExt;
+        bytes = vec![0u8; len];
+        let part = len.div_ceil(workers);
+        let shared = &file;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = bytes
+                .chunks_mut(part)
+                .enumerate()
+                .map(|(i, chunk)| s.spawn(move || shared.read_exact_at(chunk, (i * part) as u64)))
+                .collect();
+            handles.into_iter().try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        })?;
+        // Anything appended since the length was taken is read too: no row is left out.
+        file.seek(SeekFrom::Start(len as u64))?;
+    }
     file.read_to_end(&mut bytes)?;
     Ok(Some(bytes))
 }
 
 /// The non-blank lines of a JSONL buffer.
 pub fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes.split(|b| *b == b'\n').filter(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', bytes)
+        .chain(std::iter::once(bytes.len()))
+        .map(move |end| {
+            let line = &bytes[start.min(end)..end];
+            start = end + 1;
+            line
+        })
+        .filter(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
+}
+
+/// Run `f` over the buffer's lines in one chunk per core, chunks cut at line ends; the
+/// results come back in file order.
+pub fn par_lines<'a, T: Send>(bytes: &'a [u8], f: impl Fn(&'a [u8]) -> T + Sync) -> Vec<T> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if workers == 1 || bytes.len() < (1 << 20) {
+        return vec![f(bytes)];
+    }
+    let mut chunks = Vec::with_capacity(workers);
+    let mut start = 0;
+    for i in 1..=workers {
+        let target = (bytes.len() * i / workers).max(start);
+        let end = if i == workers {
+            bytes.len()
+        } else {
+            memchr::memchr(b'\n', &bytes[target..]).map_or(bytes.len(), |p| target + p + 1)
+        };
+        chunks.push(&bytes[start..end]);
+        start = end;
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = chunks.into_iter().map(|c| s.spawn(|| f(c))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    })
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use decisions::Band;
 use decisions::ledger::{
-    DecisionRow, OutcomeRow, ProposalStatus, Row, append_row, calibration_report, display_bar, ledger_path, new_id,
-    now_ts, propose_thresholds, read_ledger, reliability_svg,
+    DecisionRow, OutcomeRow, ProposalStatus, Row, append_row, display_bar, ledger_path, new_id, now_ts, propose_file,
+    read_ledger, reliability_svg, report_file,
 };
 
 use super::{CliError, exit};
@@ -142,9 +142,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             append_row(&path, &Row::Outcome(OutcomeRow { id, ts: now_ts(), correct: correct.0, note }))?;
         }
         Verb::Propose { format } => {
-            let read = read_ledger(&path)?;
-            warn_skipped(read.skipped, &path);
-            let proposals = propose_thresholds(&read.records);
+            let (proposals, skipped) = propose_file(&path)?;
+            warn_skipped(skipped, &path);
             match format {
                 Format::Json => {
                     for p in &proposals {
@@ -170,9 +169,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             }
         }
         Verb::Report { svg } => {
-            let read = read_ledger(&path)?;
-            warn_skipped(read.skipped, &path);
-            let reports = calibration_report(&read.records);
+            let (reports, skipped) = report_file(&path)?;
+            warn_skipped(skipped, &path);
             println!(
                 "{:<12} {:<16} {:>7} {:>8} {:>7} {:>7}",
                 "provider", "question", "samples", "accuracy", "brier", "ece"

@@ -6,7 +6,10 @@
 //! `<root>/.claude/state/judgment-ledger.jsonl`, or `HARNESS_JUDGMENT_LEDGER`. Every read path
 //! filters by project; results are capped at [`MAX_RESULTS`].
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+
+use memchr::memmem::Finder;
 
 use serde::{Deserialize, Serialize};
 
@@ -140,39 +143,69 @@ pub enum AppendError {
 ///
 /// Score 10 when the whole lowercased query is a substring of the question, answer or
 /// rationale; else one point per query token of two or more characters found in them, and one
-/// more when it is found in a tag. Score 0 is dropped; ties go to the newest. An empty query
-/// gives the project's newest judgments. Also returns how many lines were skipped.
+/// more when it is found in a tag. Score 0 is dropped; ties go to the newest, then to the
+/// earlier line. An empty query gives the project's newest judgments. Also returns how many
+/// lines were skipped. The file is read on every core.
 pub fn search(path: &Path, project: &str, query: &str) -> std::io::Result<(Vec<Judgment>, usize)> {
     let Some(bytes) = jsonl::read_bytes(path)? else { return Ok((Vec::new(), 0)) };
     let query = query.trim().to_lowercase();
-    let tokens: Vec<&str> = query.split_whitespace().filter(|t| t.chars().count() >= 2).collect();
+    let whole = Finder::new(query.as_bytes());
+    let tokens: Vec<Finder> =
+        query.split_whitespace().filter(|t| t.chars().count() >= 2).map(|t| Finder::new(t.as_bytes())).collect();
     // A line that does not contain the project as JSON writes it cannot be the project's,
     // unless it uses \u escapes; those lines are always parsed.
-    let needle = serde_json::to_string(project).unwrap_or_default();
-    let needle = needle.as_bytes();
-    let mut skipped = 0;
-    let mut scored: Vec<(u32, Judgment)> = Vec::new();
-    for line in jsonl::lines(&bytes) {
-        if !contains(line, needle) && !contains(line, b"\\u") {
-            continue;
-        }
-        let j: Judgment = match serde_json::from_slice(line) {
-            Ok(j) => j,
-            Err(_) => {
-                skipped += 1;
+    let quoted = serde_json::to_string(project).unwrap_or_default();
+    let needle = Finder::new(quoted.as_bytes());
+    let escape = Finder::new(b"\\u");
+    let parts = jsonl::par_lines(&bytes, |chunk| {
+        let mut best: Vec<(u32, Judgment)> = Vec::new();
+        let mut skipped = 0;
+        let mut scratch = Scratch::default();
+        for line in jsonl::lines(chunk) {
+            if needle.find(line).is_none() && escape.find(line).is_none() {
                 continue;
             }
-        };
-        if j.project != project {
-            continue;
+            // Tags borrow when they carry no escapes; a line whose tags do is read again, owned.
+            let owned;
+            let view = match serde_json::from_slice::<View>(line) {
+                Ok(v) => v,
+                Err(_) => match serde_json::from_slice::<Judgment>(line) {
+                    Ok(j) => {
+                        owned = j;
+                        View::of(&owned)
+                    }
+                    Err(_) => {
+                        skipped += 1;
+                        continue;
+                    }
+                },
+            };
+            if view.project != project {
+                continue;
+            }
+            let score = if query.is_empty() { 1 } else { scratch.score(&view, &whole, &tokens) };
+            if score > 0 && ranks(score, &view.decided_at, &best) {
+                best.push((score, view.owned()));
+                rank(&mut best);
+            }
         }
-        let score = if query.is_empty() { 1 } else { score(&j, &query, &tokens) };
-        if score > 0 {
-            scored.push((score, j));
-        }
-    }
-    scored.sort_by(|(sa, a), (sb, b)| sb.cmp(sa).then_with(|| b.decided_at.cmp(&a.decided_at)));
-    Ok((scored.into_iter().take(MAX_RESULTS).map(|(_, j)| j).collect(), skipped))
+        (best, skipped)
+    });
+    let skipped = parts.iter().map(|(_, s)| s).sum();
+    let mut best: Vec<(u32, Judgment)> = parts.into_iter().flat_map(|(b, _)| b).collect();
+    rank(&mut best);
+    Ok((best.into_iter().map(|(_, j)| j).collect(), skipped))
+}
+
+/// Whether a candidate would enter a full top list.
+fn ranks(score: u32, decided_at: &str, best: &[(u32, Judgment)]) -> bool {
+    best.len() < MAX_RESULTS || best.last().is_some_and(|(s, j)| (score, decided_at) > (*s, j.decided_at.as_str()))
+}
+
+/// Best first; a stable sort keeps file order among full ties.
+fn rank(best: &mut Vec<(u32, Judgment)>) {
+    best.sort_by(|(sa, a), (sb, b)| sb.cmp(sa).then_with(|| b.decided_at.cmp(&a.decided_at)));
+    best.truncate(MAX_RESULTS);
 }
 
 /// Past judgments similar to `question`, as a card shows them.
@@ -181,24 +214,96 @@ pub fn recall(path: &Path, project: &str, question: &str) -> std::io::Result<(Ve
     Ok((found.iter().map(Judgment::recall).collect(), skipped))
 }
 
-fn score(j: &Judgment, query: &str, tokens: &[&str]) -> u32 {
-    let fields = [j.question.to_lowercase(), j.answer.to_lowercase(), j.rationale.to_lowercase()];
-    if fields.iter().any(|f| f.contains(query)) {
-        return 10;
-    }
-    let tags: Vec<String> = j.tags.iter().map(|t| t.to_lowercase()).collect();
-    tokens
-        .iter()
-        .map(|t| {
-            let in_text = fields.iter().any(|f| f.contains(t)) as u32;
-            let in_tag = tags.iter().any(|g| g.contains(t)) as u32;
-            in_text + in_tag
-        })
-        .sum()
+/// A record as it sits in the file, its strings borrowed where they carry no escapes.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct View<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(borrow)]
+    project: Cow<'a, str>,
+    #[serde(borrow)]
+    decided_at: Cow<'a, str>,
+    #[serde(borrow)]
+    question: Cow<'a, str>,
+    #[serde(borrow)]
+    answer: Cow<'a, str>,
+    #[serde(borrow)]
+    rationale: Cow<'a, str>,
+    #[serde(borrow)]
+    card_ref: Cow<'a, str>,
+    #[serde(borrow)]
+    tags: Vec<&'a str>,
 }
 
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+impl<'a> View<'a> {
+    fn of(j: &'a Judgment) -> View<'a> {
+        View {
+            id: Cow::Borrowed(&j.id),
+            project: Cow::Borrowed(&j.project),
+            decided_at: Cow::Borrowed(&j.decided_at),
+            question: Cow::Borrowed(&j.question),
+            answer: Cow::Borrowed(&j.answer),
+            rationale: Cow::Borrowed(&j.rationale),
+            card_ref: Cow::Borrowed(&j.card_ref),
+            tags: j.tags.iter().map(String::as_str).collect(),
+        }
+    }
+
+    fn owned(&self) -> Judgment {
+        Judgment {
+            id: self.id.to_string(),
+            project: self.project.to_string(),
+            decided_at: self.decided_at.to_string(),
+            question: self.question.to_string(),
+            answer: self.answer.to_string(),
+            rationale: self.rationale.to_string(),
+            card_ref: self.card_ref.to_string(),
+            tags: self.tags.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+}
+
+/// Reused lowercase buffers, so scoring a record allocates nothing for ASCII text.
+#[derive(Default)]
+struct Scratch {
+    fields: [String; 3],
+    tag: String,
+}
+
+impl Scratch {
+    fn score(&mut self, j: &View, query: &Finder, tokens: &[Finder]) -> u32 {
+        for (buf, text) in self.fields.iter_mut().zip([&j.question, &j.answer, &j.rationale]) {
+            lower_into(buf, text);
+        }
+        let found = |f: &Finder, hay: &str| f.find(hay.as_bytes()).is_some();
+        if self.fields.iter().any(|f| found(query, f)) {
+            return 10;
+        }
+        let mut score = 0;
+        for t in tokens {
+            if self.fields.iter().any(|f| found(t, f)) {
+                score += 1;
+            }
+            for tag in &j.tags {
+                lower_into(&mut self.tag, tag);
+                if found(t, &self.tag) {
+                    score += 1;
+                    break;
+                }
+            }
+        }
+        score
+    }
+}
+
+fn lower_into(buf: &mut String, text: &str) {
+    buf.clear();
+    if text.is_ascii() {
+        buf.extend(text.bytes().map(|b| b.to_ascii_lowercase() as char));
+    } else {
+        buf.push_str(&text.to_lowercase());
+    }
 }
 
 #[cfg(test)]
@@ -289,6 +394,17 @@ mod tests {
         let line = r#"{"id":"x","project":"\u30d7\u30ed","decided_at":"2026-01-01T00:00:00Z","question":"\u30c7\u30d7\u30ed\u30a4","answer":"\u306f\u3044","rationale":"","card_ref":"c","tags":[]}"#;
         std::fs::write(&path, format!("{line}\n")).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ids(&search(&path, "プロ", "デプロイ").unwrap_or_default().0), ["x"]);
+    }
+
+    #[test]
+    fn records_with_escaped_tags_are_found() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("j.jsonl");
+        let line = r#"{"id":"x","project":"p","decided_at":"t","question":"q","answer":"a","rationale":"","card_ref":"c","tags":["say \"hi\""]}"#;
+        std::fs::write(&path, format!("{line}\n")).unwrap_or_else(|e| panic!("{e}"));
+        let (found, skipped) = search(&path, "p", "hi").unwrap_or_default();
+        assert_eq!((ids(&found), skipped), (vec!["x"], 0));
+        assert_eq!(found[0].tags, ["say \"hi\""]);
     }
 
     #[test]

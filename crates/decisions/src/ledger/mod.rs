@@ -9,15 +9,22 @@
 mod propose;
 mod report;
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use std::hash::BuildHasher;
+
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use crate::band::Band;
 use crate::jsonl;
 
-pub use propose::{MIN_SAMPLE, Proposal, ProposalStatus, display_bar, propose_thresholds};
-pub use report::{Bin, CalibrationReport, calibration_report, reliability_svg};
+pub use propose::{MIN_SAMPLE, Proposal, ProposalStatus, display_bar, propose_file, propose_thresholds};
+pub use report::{Bin, CalibrationReport, calibration_report, reliability_svg, report_file};
 
 /// One ledger row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -106,4 +113,143 @@ pub fn new_id() -> String {
 /// Now, in UTC, to the second: `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn now_ts() -> String {
     jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// What proposals and reports read of a row, borrowed from the ledger's bytes where it can be.
+enum Entry<'a> {
+    Decision { id: Cow<'a, str>, provider: Cow<'a, str>, question: Cow<'a, str>, certainty: Option<f64> },
+    Outcome { id: Cow<'a, str>, correct: Option<bool> },
+}
+
+impl<'a> From<&'a Row> for Entry<'a> {
+    fn from(row: &'a Row) -> Self {
+        match row {
+            Row::Decision(d) => Entry::Decision {
+                id: Cow::Borrowed(&d.id),
+                provider: Cow::Borrowed(&d.provider),
+                question: Cow::Borrowed(&d.question),
+                certainty: d.certainty,
+            },
+            Row::Outcome(o) => Entry::Outcome { id: Cow::Borrowed(&o.id), correct: o.correct },
+        }
+    }
+}
+
+/// A row as it sits in the file: the fields read are borrowed, the rest only checked present,
+/// so a line parses here exactly when it parses as a [`Row`].
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(borrow)]
+    kind: Cow<'a, str>,
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[allow(dead_code)]
+    ts: IgnoredAny,
+    // Not `Option<Cow>`: serde borrows only a bare `Cow<str>`. Missing reads as empty.
+    #[serde(borrow, default)]
+    provider: Cow<'a, str>,
+    #[serde(borrow, default)]
+    question: Cow<'a, str>,
+    consumer: Option<IgnoredAny>,
+    model: Option<IgnoredAny>,
+    #[serde(default)]
+    certainty: Option<f64>,
+    band: Option<Band>,
+    acted: Option<bool>,
+    #[serde(default)]
+    correct: Option<bool>,
+}
+
+impl<'a> Line<'a> {
+    fn entry(self) -> Option<Entry<'a>> {
+        match &*self.kind {
+            "decision" => {
+                let complete =
+                    self.consumer.is_some() && self.model.is_some() && self.band.is_some() && self.acted.is_some();
+                complete.then_some(())?;
+                Some(Entry::Decision {
+                    id: self.id,
+                    provider: self.provider,
+                    question: self.question,
+                    certainty: self.certainty,
+                })
+            }
+            "outcome" => Some(Entry::Outcome { id: self.id, correct: self.correct }),
+            _ => None,
+        }
+    }
+}
+
+/// Parse a ledger's bytes on every core: the entries in file order (one list per chunk, left
+/// unjoined to spare a copy), and the lines skipped.
+fn scan(bytes: &[u8]) -> (Vec<Vec<Entry<'_>>>, usize) {
+    let parts = jsonl::par_lines(bytes, |chunk| {
+        let mut entries = Vec::new();
+        let mut skipped = 0;
+        for line in jsonl::lines(chunk) {
+            match serde_json::from_slice::<Line>(line).ok().and_then(Line::entry) {
+                Some(e) => entries.push(e),
+                None => skipped += 1,
+            }
+        }
+        (entries, skipped)
+    });
+    let skipped = parts.iter().map(|(_, s)| s).sum();
+    (parts.into_iter().map(|(e, _)| e).collect(), skipped)
+}
+
+/// Read a ledger file's bytes; a missing file is empty.
+fn ledger_bytes(path: &Path) -> Result<Vec<u8>, LedgerError> {
+    jsonl::read_bytes(path)
+        .map(Option::unwrap_or_default)
+        .map_err(|source| LedgerError { path: path.to_path_buf(), source })
+}
+
+/// Certainty and correctness of every decision with a known outcome (the latest outcome
+/// counts), grouped by provider and question. Groups with no known outcome are kept, empty.
+///
+/// The join runs on every core: worker `w` of `n` owns the ids whose hash is `w` mod `n`, and
+/// walks the entries in file order, so the latest outcome still wins.
+fn samples<'a>(chunks: &'a [Vec<Entry<'a>>]) -> BTreeMap<(&'a str, &'a str), Vec<(f64, bool)>> {
+    let entries = || chunks.iter().flatten();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let workers = if entries().count() < 100_000 { 1 } else { workers };
+    let owns = |id: &str, w: usize| workers == 1 || (rustc_hash::FxBuildHasher.hash_one(id) as usize) % workers == w;
+    let join = |w: usize| {
+        let mut outcomes: FxHashMap<&str, Option<bool>> = FxHashMap::default();
+        for e in entries() {
+            if let Entry::Outcome { id, correct } = e
+                && owns(id, w)
+            {
+                outcomes.insert(id, *correct);
+            }
+        }
+        let mut groups: FxHashMap<(&str, &str), Vec<(f64, bool)>> = FxHashMap::default();
+        for e in entries() {
+            let Entry::Decision { id, provider, question, certainty } = e else { continue };
+            if !owns(id, w) {
+                continue;
+            }
+            let group = groups.entry((&**provider, &**question)).or_default();
+            if let (Some(c), Some(Some(ok))) = (certainty.filter(|c| c.is_finite()), outcomes.get(&**id)) {
+                group.push((c, *ok));
+            }
+        }
+        groups
+    };
+    let parts: Vec<_> = if workers == 1 {
+        vec![join(0)]
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers).map(|w| s.spawn(move || join(w))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        })
+    };
+    let mut merged: BTreeMap<(&str, &str), Vec<(f64, bool)>> = BTreeMap::new();
+    for part in parts {
+        for (key, mut samples) in part {
+            merged.entry(key).or_default().append(&mut samples);
+        }
+    }
+    merged
 }

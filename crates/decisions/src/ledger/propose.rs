@@ -1,11 +1,11 @@
 //! Threshold proposals: the weakest act bar the evidence supports, per provider and question.
 //! Proposals are read by a person next to the current value; nothing here writes a catalog.
 
-use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 
 use serde::Serialize;
 
-use super::Row;
+use super::{Entry, LedgerError, Row, ledger_bytes, samples, scan};
 
 /// Below this many decisions with a known outcome, nothing is proposed.
 pub const MIN_SAMPLE: usize = 30;
@@ -52,22 +52,20 @@ pub fn display_bar(act: f64) -> f64 {
 
 /// Propose act bars from ledger rows, grouped by provider and question.
 pub fn propose_thresholds(rows: &[Row]) -> Vec<Proposal> {
-    // The latest outcome for each decision counts.
-    let mut outcomes: HashMap<&str, Option<bool>> = HashMap::new();
-    for row in rows {
-        if let Row::Outcome(o) = row {
-            outcomes.insert(o.id.as_str(), o.correct);
-        }
-    }
-    let mut groups: BTreeMap<(&str, &str), Vec<(f64, bool)>> = BTreeMap::new();
-    for row in rows {
-        let Row::Decision(d) = row else { continue };
-        let group = groups.entry((d.provider.as_str(), d.question.as_str())).or_default();
-        if let (Some(c), Some(Some(correct))) = (d.certainty.filter(|c| c.is_finite()), outcomes.get(d.id.as_str())) {
-            group.push((c, *correct));
-        }
-    }
-    groups.into_iter().map(|((provider, question), samples)| propose(provider, question, samples)).collect()
+    let entries: Vec<Vec<Entry>> = vec![rows.iter().map(Entry::from).collect()];
+    propose_all(&entries)
+}
+
+/// Propose act bars from a ledger file, reading it on every core. Also returns how many lines
+/// were skipped.
+pub fn propose_file(path: &Path) -> Result<(Vec<Proposal>, usize), LedgerError> {
+    let bytes = ledger_bytes(path)?;
+    let (entries, skipped) = scan(&bytes);
+    Ok((propose_all(&entries), skipped))
+}
+
+fn propose_all(entries: &[Vec<Entry>]) -> Vec<Proposal> {
+    samples(entries).into_iter().map(|((provider, question), samples)| propose(provider, question, samples)).collect()
 }
 
 fn propose(provider: &str, question: &str, mut samples: Vec<(f64, bool)>) -> Proposal {

@@ -2,12 +2,12 @@
 //! certainty, with the Brier score, the expected calibration error, and a reliability diagram.
 //! The forecast is the decision's certainty: the number its bars are compared with.
 
-use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
+use std::path::Path;
 
 use serde::Serialize;
 
-use super::Row;
+use super::{Entry, LedgerError, Row, ledger_bytes, samples, scan};
 
 /// Equal-width certainty bins.
 const BINS: usize = 10;
@@ -48,22 +48,24 @@ pub struct CalibrationReport {
 
 /// Calibration per provider and question, from ledger rows (the latest outcome counts).
 pub fn calibration_report(rows: &[Row]) -> Vec<CalibrationReport> {
-    let mut outcomes: HashMap<&str, Option<bool>> = HashMap::new();
-    for row in rows {
-        if let Row::Outcome(o) = row {
-            outcomes.insert(o.id.as_str(), o.correct);
-        }
-    }
-    let mut groups: BTreeMap<(&str, &str), Vec<(f64, bool)>> = BTreeMap::new();
-    for row in rows {
-        let Row::Decision(d) = row else { continue };
-        if let (Some(c), Some(Some(ok))) = (d.certainty.filter(|c| c.is_finite()), outcomes.get(d.id.as_str())) {
-            groups.entry((d.provider.as_str(), d.question.as_str())).or_default().push((c.clamp(0.0, 1.0), *ok));
-        }
-    }
-    groups
+    let entries: Vec<Vec<Entry>> = vec![rows.iter().map(Entry::from).collect()];
+    report_all(&entries)
+}
+
+/// Calibration from a ledger file, reading it on every core. Also returns how many lines were
+/// skipped.
+pub fn report_file(path: &Path) -> Result<(Vec<CalibrationReport>, usize), LedgerError> {
+    let bytes = ledger_bytes(path)?;
+    let (entries, skipped) = scan(&bytes);
+    Ok((report_all(&entries), skipped))
+}
+
+fn report_all(entries: &[Vec<Entry>]) -> Vec<CalibrationReport> {
+    samples(entries)
         .into_iter()
+        .filter(|(_, samples)| !samples.is_empty())
         .map(|((provider, question), samples)| {
+            let samples: Vec<(f64, bool)> = samples.into_iter().map(|(c, ok)| (c.clamp(0.0, 1.0), ok)).collect();
             let n = samples.len() as f64;
             let y = |ok: bool| if ok { 1.0 } else { 0.0 };
             let mut sums = [(0usize, 0.0f64, 0.0f64); BINS];
