@@ -36,10 +36,12 @@ mod band;
 mod config;
 mod contract;
 mod event;
+pub mod install;
 mod jsonl;
 pub mod judgment;
 pub mod ledger;
-pub use jsonl::Records;
+pub mod permission;
+pub use jsonl::{Records, append_line};
 mod provider;
 mod transport;
 

@@ -3,10 +3,15 @@
 
 mod ask;
 mod card;
+mod doctor;
+mod hook;
+mod install;
 mod judgment;
 mod ledger;
 mod providers;
+mod remove;
 mod schema;
+mod status;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -32,6 +37,11 @@ enum Command {
     Ledger(ledger::Args),
     Judgment(judgment::Args),
     Card(card::Args),
+    Install(install::Args),
+    Remove(remove::Args),
+    Status(status::Args),
+    Doctor(doctor::Args),
+    Hook(hook::Args),
 }
 
 /// Run the parsed command; `Ok` carries the exit code.
@@ -44,6 +54,11 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Ledger(a) => ledger::run(a),
         Command::Judgment(a) => judgment::run(a),
         Command::Card(a) => card::run(a),
+        Command::Install(a) => install::run(a),
+        Command::Remove(a) => remove::run(a),
+        Command::Status(a) => status::run(a),
+        Command::Doctor(a) => doctor::run(a),
+        Command::Hook(a) => hook::run(a),
     }
 }
 

@@ -1,0 +1,160 @@
+//! `decisions doctor`: what is installed and configured, one row a fact. With nothing installed
+//! and nothing configured it prints nothing: a capability nobody opted into is absent, not
+//! degraded. Catalogs are named with whether they parse and validate, never shown; the key
+//! variable is reported set or not, never read out.
+
+use std::path::{Path, PathBuf};
+
+use decisions::install::{PAYLOAD_FILES, payload_dir};
+use decisions::{ConfigFile, DescriptorLookup, Env, Source};
+
+use super::exit;
+
+/// Report the payload, the active provider, the key variable, the catalogs and the ledgers
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project's .leopold directory [default: the nearest above the working directory]
+    #[arg(long, value_name = "DIR")]
+    leo_dir: Option<PathBuf>,
+}
+
+/// What doctor and status report.
+pub struct Facts {
+    pub payload: Option<PathBuf>,
+    pub config_path: Option<PathBuf>,
+    pub config: ConfigFile,
+    pub provider: String,
+    pub source: Source,
+    pub descriptor: Result<decisions::Descriptor, String>,
+    pub descriptor_problems: Vec<String>,
+    pub key_set: Option<bool>,
+    pub catalogs: Vec<(String, Result<usize, String>)>,
+    pub ledger: Option<(usize, usize)>,
+    pub judgments: Option<(PathBuf, usize)>,
+}
+
+impl Facts {
+    /// Nothing installed and nothing configured: no rows at all.
+    pub fn absent(&self) -> bool {
+        self.payload.is_none() && matches!(self.config, ConfigFile::Missing) && self.source == Source::None
+    }
+}
+
+pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
+    let env = Env::Process;
+    let leo = super::leo_dir(leo_dir);
+    let dir = payload_dir(&env);
+    let payload = PAYLOAD_FILES.iter().any(|f| dir.join(f).is_file()).then_some(dir);
+    let config = super::project_config(leo.as_deref());
+    let config_path = leo.as_deref().map(decisions::config_path);
+    let (provider, source) = decisions::resolve_name(None, &config, &env);
+    let descriptor = match decisions::descriptor_for(&provider, &config) {
+        Ok(d) => Ok(d),
+        Err(DescriptorLookup::Missing(m) | DescriptorLookup::Unparsable(m)) => Err(m),
+    };
+    let live = descriptor.as_ref().ok().filter(|d| d.name != decisions::NONE);
+    let descriptor_problems = live
+        .map(|d| decisions::validate_descriptor(d).err().unwrap_or_default().iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
+    let key_set = live.map(|d| env.get(&d.auth_env).is_some());
+    let against = descriptor.clone().ok().or_else(|| decisions::builtin(decisions::NONE));
+    let catalogs = leo.as_deref().map(|l| catalogs(l, against.as_ref())).unwrap_or_default();
+    let ledger = leo.as_deref().and_then(|l| {
+        let path = decisions::ledger::ledger_path(l);
+        path.exists()
+            .then(|| decisions::ledger::read_ledger(&path).map(|r| (r.records.len(), r.skipped)).unwrap_or((0, 0)))
+    });
+    let judgments = std::env::current_dir().ok().and_then(|cwd| {
+        let path = decisions::judgment::judgment_path(&env, &cwd);
+        let bytes = std::fs::read(&path).ok()?;
+        Some((path, bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count()))
+    });
+    Facts {
+        payload,
+        config_path,
+        config,
+        provider,
+        source,
+        descriptor,
+        descriptor_problems,
+        key_set,
+        catalogs,
+        ledger,
+        judgments,
+    }
+}
+
+/// Each catalog in the project, with its question count or what is wrong with it.
+fn catalogs(leo: &Path, provider: Option<&decisions::Descriptor>) -> Vec<(String, Result<usize, String>)> {
+    let dir = leo.join("decisions");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json") && n != "config.json")
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let status = match super::read_json(&dir.join(&name)) {
+                Err(super::JsonFileError::Read(e)) => Err(format!("unreadable: {e}")),
+                Err(super::JsonFileError::Parse(_)) => Err("not JSON".to_string()),
+                Ok(doc) => match provider {
+                    None => Ok(0),
+                    Some(p) => decisions::validate_catalog(&doc, p)
+                        .map(|c| c.questions.len())
+                        .map_err(|es| format!("{} problem(s) against \"{}\"", es.len(), p.name)),
+                },
+            };
+            (name, status)
+        })
+        .collect()
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let f = gather(args.leo_dir);
+    if f.absent() {
+        return Ok(exit::OK);
+    }
+    let row = |k: &str, v: String| println!("decisions {k:<12} {v}");
+    row("payload", f.payload.as_ref().map_or("not installed".into(), |d| format!("{} (installed)", d.display())));
+    if let (ConfigFile::Malformed { path, error }, _) = (&f.config, ()) {
+        row("config", format!("{} is malformed, so it configures no provider: {error}", path.display()));
+    } else if let Some(p) = f.config_path.as_ref().filter(|_| matches!(f.config, ConfigFile::Loaded(_))) {
+        row("config", p.display().to_string());
+    }
+    row("provider", format!("{} (source: {})", f.provider, f.source.as_str()));
+    match &f.descriptor {
+        Ok(d) if d.name != decisions::NONE => {
+            row("calibration", decisions::calibration_label(d).to_string());
+            row("endpoint", if d.endpoint.is_empty() { "(not set)".into() } else { d.endpoint.clone() });
+            row("model", if d.model.is_empty() { "(not pinned)".into() } else { d.model.clone() });
+            let set = if f.key_set == Some(true) { "is set" } else { "is not set" };
+            row("key", format!("{} {set}", d.auth_env));
+            for p in &f.descriptor_problems {
+                row("descriptor", p.clone());
+            }
+        }
+        Ok(_) => {}
+        Err(m) => row("descriptor", m.clone()),
+    }
+    for (name, status) in &f.catalogs {
+        row(
+            "catalog",
+            match status {
+                Ok(n) => format!("{name}: ok, {n} questions"),
+                Err(e) => format!("{name}: {e}"),
+            },
+        );
+    }
+    if let Some((rows, skipped)) = f.ledger {
+        let extra = if skipped > 0 { format!(", {skipped} unreadable") } else { String::new() };
+        row("ledger", format!("{rows} rows{extra}"));
+    }
+    if let Some((path, rows)) = &f.judgments {
+        row("judgments", format!("{rows} rows ({})", path.display()));
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,194 @@
+//! `decisions hook <agent>`: the semantic second axis of a coding agent's permission hook.
+//!
+//! Reads the agent's hook JSON from stdin to the end and, for a shell command in a project with
+//! a `permission.json`, asks `destructive`. It can only ever deny: everything else prints
+//! nothing and exits 0, so the agent's own permission flow goes on. The whole hook runs under
+//! one deadline, `LEOPOLD_DECISIONS_TIMEOUT_MS` (default 2000) plus 250 ms of grace, after which
+//! it allows. Events go to `<project>/.leopold/events.jsonl`.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use decisions::permission::{self, Verdict};
+use decisions::{CatalogRef, Env, Request};
+use serde_json::{Value, json};
+
+use super::exit;
+
+/// The hook's budget when `LEOPOLD_DECISIONS_TIMEOUT_MS` does not say.
+const DEFAULT_TIMEOUT_MS: u64 = 2000;
+/// Time past the budget before the hook gives up and allows.
+const GRACE_MS: u64 = 250;
+/// How much of a command a `decision_denied` event keeps.
+const COMMAND_MAX: usize = 200;
+
+/// Read an agent's PreToolUse hook input on stdin; deny a destructive shell command, else stay silent
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agent whose hook protocol to speak
+    #[arg(value_enum)]
+    agent: Agent,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Agent {
+    ClaudeCode,
+    Codex,
+    Gemini,
+}
+
+impl Agent {
+    /// Whether the tool is the agent's shell.
+    fn is_shell(self, tool: &str) -> bool {
+        match self {
+            Agent::ClaudeCode => tool == "Bash",
+            Agent::Codex => matches!(tool, "Bash" | "shell" | "exec_command" | "local_shell"),
+            Agent::Gemini => tool == "run_shell_command",
+        }
+    }
+
+    /// The agent's deny object.
+    fn deny(self, reason: &str) -> Value {
+        match self {
+            Agent::ClaudeCode | Agent::Codex => json!({"hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason
+            }}),
+            Agent::Gemini => json!({"decision": "deny", "reason": reason}),
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let started = Instant::now();
+    let env = Env::Process;
+    let budget_ms = env
+        .get("LEOPOLD_DECISIONS_TIMEOUT_MS")
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|ms| *ms > 0)
+        .unwrap_or(DEFAULT_TIMEOUT_MS);
+    let deadline = started + Duration::from_millis(budget_ms + GRACE_MS);
+
+    let mut input = Vec::new();
+    let read = std::io::stdin().read_to_end(&mut input);
+    let hook: Option<Value> = read.ok().and_then(|_| serde_json::from_slice(&input).ok());
+    let cwd = hook.as_ref().and_then(|h| h.get("cwd")).and_then(Value::as_str).map(PathBuf::from);
+    let project = project(cwd.as_deref(), &env);
+    let log = |event: Value| {
+        if let Some(leo) = &project {
+            log_event(leo, event);
+        }
+    };
+
+    let Some(hook) = hook else {
+        log(json!({"event": "decision_skipped", "reason": "unreadable hook input"}));
+        return Ok(exit::OK);
+    };
+    let tool = hook.get("tool_name").and_then(Value::as_str).unwrap_or_default();
+    let command = command_of(&hook);
+    let (true, Some(command)) = (args.agent.is_shell(tool), command) else {
+        log(json!({"event": "decision_skipped", "reason": format!("not a shell command (tool {tool:?})")}));
+        return Ok(exit::OK);
+    };
+    // No project, no permission.json or no provider: silent, and no network.
+    let Some(leo) = project.clone() else { return Ok(exit::OK) };
+    let catalog = decisions::catalog_path(&leo, permission::CATALOG);
+    if !catalog.is_file() {
+        return Ok(exit::OK);
+    }
+    let (name, _) = decisions::resolve_name(None, &decisions::load_config(&leo), &env);
+    if name == decisions::NONE {
+        return Ok(exit::OK);
+    }
+    let question = question_text(&catalog);
+
+    let (tx, rx) = mpsc::channel();
+    let state = json!({"command": command, "cwd": cwd.as_ref().map(|c| c.display().to_string())});
+    let request_leo = leo.clone();
+    std::thread::spawn(move || {
+        let request = Request {
+            catalog: Some(CatalogRef::Name(permission::CATALOG.into())),
+            questions: vec![permission::QUESTION.into()],
+            state,
+            leo_dir: Some(request_leo),
+            timeout_ms: Some(budget_ms),
+            ..Request::default()
+        };
+        let _ = tx.send(decisions::ask(&request, ()));
+    });
+    let decision = match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(d) => d,
+        Err(_) => {
+            log_event(
+                &leo,
+                json!({"event": "decision_timeout", "reason": format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace")}),
+            );
+            return Ok(exit::OK);
+        }
+    };
+    for e in &decision.events {
+        log_event(&leo, serde_json::to_value(e).unwrap_or(Value::Null));
+    }
+    match permission::verdict(&decision, &question) {
+        Verdict::Deny { score, reason, .. } => {
+            let cut: String = command.chars().take(COMMAND_MAX).collect();
+            log_event(
+                &leo,
+                json!({"event": "decision_denied", "command": cut, "score": score, "question": permission::QUESTION}),
+            );
+            super::print_json(&args.agent.deny(&format!("decisions: {reason}")), false)?;
+        }
+        Verdict::Allow(Some(reason)) => log_event(&leo, json!({"event": "decision_timeout", "reason": reason})),
+        Verdict::Allow(None) => {}
+    }
+    Ok(exit::OK)
+}
+
+/// The command of a shell tool call: a string, or an argv array joined by spaces.
+fn command_of(hook: &Value) -> Option<String> {
+    match hook.pointer("/tool_input/command")? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        Value::Array(parts) => {
+            let words: Vec<&str> = parts.iter().filter_map(Value::as_str).collect();
+            (!words.is_empty()).then(|| words.join(" "))
+        }
+        _ => None,
+    }
+}
+
+/// The project's `.leopold`: from the hook's `cwd`, else the agent's project variable, else the
+/// working directory.
+fn project(cwd: Option<&Path>, env: &Env) -> Option<PathBuf> {
+    let from_env = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"].iter().find_map(|v| env.get(v)).map(PathBuf::from);
+    cwd.map(Path::to_path_buf)
+        .into_iter()
+        .chain(from_env)
+        .chain(std::env::current_dir().ok())
+        .find_map(|d| decisions::find_leo_dir(&d))
+}
+
+/// The question as the catalog words it, for the denial to quote.
+fn question_text(catalog: &Path) -> String {
+    let doc = std::fs::read_to_string(catalog).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
+    let instructions =
+        doc.as_ref().and_then(|d| d.pointer(&format!("/questions/{}/instructions", permission::QUESTION)));
+    match instructions {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.get("question").and_then(Value::as_str).unwrap_or(permission::QUESTION).to_string(),
+        None => permission::QUESTION.to_string(),
+    }
+}
+
+/// Append `{ts, event, ...}` to the project's event log; a log that cannot be written never
+/// changes the verdict.
+fn log_event(leo: &Path, event: Value) {
+    let mut line = serde_json::Map::new();
+    line.insert("ts".into(), Value::String(decisions::ledger::now_ts()));
+    if let Value::Object(fields) = event {
+        line.extend(fields);
+    }
+    let _ = decisions::append_line(&leo.join("events.jsonl"), &Value::Object(line));
+}

@@ -1,0 +1,140 @@
+//! `decisions install`: the machine payload, the project's config seed, and shipped catalogs.
+//! A re-run updates rather than clobbers; nothing is written when any input is refused.
+
+use std::path::{Path, PathBuf};
+
+use decisions::Env;
+use decisions::install::{check_provider, payload, payload_dir, seed_config};
+
+use super::{CliError, exit};
+
+/// The shipped catalogs, compiled into the binary.
+pub const SHIPPED: [(&str, &str); 4] = [
+    ("routing", include_str!("../../../../templates/decisions/routing.json")),
+    ("review", include_str!("../../../../templates/decisions/review.json")),
+    ("triage", include_str!("../../../../templates/decisions/triage.json")),
+    ("permission", include_str!("../../../../templates/decisions/permission.json")),
+];
+
+/// Install the payload (README, catalog schema, provider templates) and seed the project's config
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The provider to make active in the project [default: LEOPOLD_DECISIONS_PROVIDER]
+    #[arg(long, value_name = "NAME")]
+    provider: Option<String>,
+    /// The project to seed [default: the nearest one above the working directory]
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Shipped catalogs to copy into the project, comma-separated (an existing file is kept)
+    #[arg(long, value_name = "a,b", value_delimiter = ',')]
+    catalogs: Vec<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let env = Env::Process;
+    // Check everything before writing anything.
+    let (provider, from_flag) = match args.provider {
+        Some(p) => (Some(p), true),
+        None => (env.get(decisions::PROVIDER_ENV), false),
+    };
+    if let Some(p) = &provider
+        && let Err(e) = check_provider(p)
+    {
+        let what = if from_flag { "--provider" } else { decisions::PROVIDER_ENV };
+        let e =
+            if from_flag { CliError::usage(format!("{what}: {e}")) } else { CliError::fail(format!("{what}: {e}")) };
+        return Err(e.into());
+    }
+    let mut catalogs = Vec::new();
+    for name in args.catalogs.iter().map(|c| c.trim()).filter(|c| !c.is_empty()) {
+        match SHIPPED.iter().find(|(n, _)| *n == name) {
+            Some(c) => catalogs.push(*c),
+            None => {
+                let known: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
+                let e = CliError::usage(format!(
+                    "--catalogs: no shipped catalog \"{name}\" (shipped: {})",
+                    known.join(", ")
+                ));
+                return Err(e.into());
+            }
+        }
+    }
+    let project = match args.project {
+        Some(dir) if dir.is_dir() => Some(dir),
+        Some(dir) => return Err(CliError::usage(format!("--project {}: no such directory", dir.display())).into()),
+        None => find_project(),
+    };
+    if project.is_none() && !catalogs.is_empty() {
+        let e = CliError::fail("--catalogs needs a project, and none was found above the working directory");
+        return Err(e.hint("pass --project DIR").into());
+    }
+    let decisions_dir = project.as_ref().map(|p| p.join(".leopold").join("decisions"));
+    let seeded = match (&decisions_dir, &provider) {
+        (Some(dir), Some(p)) => {
+            let path = dir.join("config.json");
+            let existing = std::fs::read_to_string(&path).ok();
+            let text = seed_config(existing.as_deref(), &path, p).map_err(|e| CliError::fail(e.to_string()))?;
+            Some((path, existing, text, p.clone()))
+        }
+        _ => None,
+    };
+
+    let dir = payload_dir(&env);
+    for (name, contents) in payload() {
+        write_if_changed(&dir.join(name), &contents)?;
+    }
+    println!("payload: {}", dir.display());
+    if let Some((path, existing, text, p)) = seeded {
+        if existing.as_deref() == Some(text.as_str()) {
+            println!("config: {} unchanged (provider {p})", path.display());
+        } else {
+            write_if_changed(&path, &text)?;
+            let verb = if existing.is_some() { "updated" } else { "seeded" };
+            println!("config: {verb} {} (provider {p})", path.display());
+        }
+    } else if let Some(dir) = &decisions_dir {
+        println!(
+            "config: {} left as it is (no provider chosen: pass --provider or set {})",
+            dir.join("config.json").display(),
+            decisions::PROVIDER_ENV
+        );
+    }
+    if let Some(dir) = &decisions_dir {
+        for (name, text) in catalogs {
+            let path = dir.join(format!("{name}.json"));
+            if path.exists() {
+                println!("catalog: {} kept as it is", path.display());
+            } else {
+                write_if_changed(&path, text)?;
+                println!("catalog: {} copied", path.display());
+            }
+        }
+    }
+    Ok(exit::OK)
+}
+
+/// The project: the nearest directory above the working directory with a `.leopold`, else the
+/// git top level.
+fn find_project() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    if let Some(leo) = decisions::find_leo_dir(&cwd) {
+        return leo.parent().map(Path::to_path_buf);
+    }
+    cwd.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
+}
+
+/// Write a file only when its contents differ, so a repeated install changes no byte.
+fn write_if_changed(path: &Path, contents: &str) -> anyhow::Result<()> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
+        return Ok(());
+    }
+    let fail = |e: std::io::Error| CliError::fail(format!("cannot write {}: {e}", path.display()));
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(fail)?;
+    }
+    // Write beside, then rename: a crash never leaves a half-written config.
+    let tmp = path.with_extension("tmp-decisions");
+    std::fs::write(&tmp, contents).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)?;
+    Ok(())
+}

@@ -1,0 +1,41 @@
+//! `decisions status`: the doctor's facts on one line.
+
+use std::path::PathBuf;
+
+use super::exit;
+
+/// Print the active provider, its calibration, the key variable and the catalogs on one line
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project's .leopold directory [default: the nearest above the working directory]
+    #[arg(long, value_name = "DIR")]
+    leo_dir: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let f = super::doctor::gather(args.leo_dir);
+    if f.absent() {
+        return Ok(exit::OK);
+    }
+    let mut parts = vec![format!("provider {} ({})", f.provider, f.source.as_str())];
+    if matches!(f.config, decisions::ConfigFile::Malformed { .. }) {
+        parts.push("config.json malformed".into());
+    }
+    match &f.descriptor {
+        Ok(d) if d.name != decisions::NONE => {
+            parts.push(decisions::calibration_label(d).to_string());
+            parts.push(format!("{} {}", d.auth_env, if f.key_set == Some(true) { "set" } else { "not set" }));
+        }
+        Ok(_) => {}
+        Err(m) => parts.push(m.clone()),
+    }
+    let ok = f.catalogs.iter().filter(|(_, s)| s.is_ok()).count();
+    let bad = f.catalogs.len() - ok;
+    parts.push(format!("{ok} catalog(s) ok{}", if bad > 0 { format!(", {bad} failing") } else { String::new() }));
+    if let Some((rows, _)) = f.ledger {
+        parts.push(format!("ledger {rows} rows"));
+    }
+    parts.push(format!("payload {}", if f.payload.is_some() { "installed" } else { "not installed" }));
+    println!("decisions: {}", parts.join("; "));
+    Ok(exit::OK)
+}
