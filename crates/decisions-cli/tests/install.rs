@@ -1,0 +1,217 @@
+//! `install`, `remove`, `status` and `doctor` as a new user meets them, in a sandboxed HOME.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+const KEY: &str = "sk-canary-install-91c3d7";
+
+/// A HOME and a git project, both empty.
+struct Sandbox {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+fn sandbox() -> Sandbox {
+    let dir = tempfile::tempdir().expect("tmp");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(&home).expect("mkdir");
+    std::fs::create_dir_all(project.join(".git")).expect("mkdir");
+    Sandbox { _dir: dir, home, project }
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Sandbox {
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let mut c = Command::cargo_bin("decisions").expect("binary");
+        c.current_dir(&self.project).env("HOME", &self.home).env("TYPESAFE_API_KEY", KEY);
+        for v in ["LEOPOLD_DECISIONS_PROVIDER", "LEOPOLD_DECISIONS_DIR", "LEOPOLD_HOME", "CLAUDE_HOME", "CODEX_HOME",
+            "HARNESS_JUDGMENT_LEDGER", "HARNESS_PROJECT_ROOT", "PROJECT_ROOT"]
+        {
+            c.env_remove(v);
+        }
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.args(args).output().expect("runs");
+        let r = Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into(),
+            stderr: String::from_utf8_lossy(&out.stderr).into(),
+        };
+        assert!(!r.stdout.contains(KEY) && !r.stderr.contains(KEY), "the canary leaked");
+        r
+    }
+
+    fn config(&self) -> Value {
+        let text = std::fs::read_to_string(self.project.join(".leopold/decisions/config.json")).expect("config");
+        serde_json::from_str(&text).expect("json")
+    }
+}
+
+/// Every file under `dir`, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(tree(&p));
+        } else {
+            out.insert(p.clone(), std::fs::read(&p).unwrap_or_default());
+        }
+    }
+    out
+}
+
+#[test]
+fn with_nothing_installed_or_configured_there_are_no_rows_at_all() {
+    let s = sandbox();
+    for verb in ["doctor", "status"] {
+        let r = s.run(&[verb], &[]);
+        assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""), "{verb}");
+    }
+}
+
+#[test]
+fn install_seeds_then_updates_and_a_third_run_changes_no_byte() {
+    let s = sandbox();
+    let r = s.run(&["install", "--provider", "jev"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let payload = s.home.join(".claude/decisions");
+    for f in ["README.md", "catalog.schema.json", "providers.json"] {
+        assert!(payload.join(f).is_file(), "{f}");
+    }
+    assert_eq!(std::fs::read_to_string(payload.join("catalog.schema.json")).ok(),
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/catalog.schema.json")).ok());
+    assert_eq!(s.config()["provider"], "jev");
+    assert_eq!(s.config()["providers"]["jev"]["model"], "jev-1.13.0");
+
+    // An operator edits the timeout; switching provider keeps the edit.
+    let mut edited = s.config();
+    edited["providers"]["jev"]["timeout_ms"] = json!(1500);
+    std::fs::write(s.project.join(".leopold/decisions/config.json"), serde_json::to_string_pretty(&edited).expect("json")).expect("write");
+    assert_eq!(s.run(&["install", "--provider", "openrouter"], &[]).code, 0);
+    let c = s.config();
+    assert_eq!((c["provider"].clone(), c["providers"]["jev"]["timeout_ms"].clone()), (json!("openrouter"), json!(1500)));
+    assert_eq!(c["providers"]["openrouter"]["auth_env"], "OPENROUTER_API_KEY");
+
+    let before = (tree(&s.home), tree(&s.project));
+    assert_eq!(s.run(&["install", "--provider", "openrouter"], &[]).code, 0);
+    assert_eq!((tree(&s.home), tree(&s.project)), before, "a third run changes no byte");
+}
+
+#[test]
+fn a_headless_install_takes_the_provider_from_the_environment() {
+    let s = sandbox();
+    assert_eq!(s.run(&["install"], &[("LEOPOLD_DECISIONS_PROVIDER", "generic")]).code, 0);
+    assert_eq!(s.config()["provider"], "generic");
+}
+
+#[test]
+fn an_unknown_provider_is_refused_and_nothing_is_written() {
+    let s = sandbox();
+    let r = s.run(&["install", "--provider", "acme", "--catalogs", "routing"], &[]);
+    assert_eq!(r.code, 64);
+    assert!(r.stderr.contains("unknown provider \"acme\""), "{}", r.stderr);
+    let r = s.run(&["install", "--catalogs", "routing,nope"], &[]);
+    assert!(r.stderr.contains("no shipped catalog \"nope\""), "{}", r.stderr);
+    assert!(tree(&s.home).is_empty() && !s.project.join(".leopold").exists());
+}
+
+#[test]
+fn a_malformed_config_is_never_clobbered() {
+    let s = sandbox();
+    let path = s.project.join(".leopold/decisions/config.json");
+    std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&path, "{\"provider\": \"jev\",,}").expect("write");
+    let r = s.run(&["install", "--provider", "jev"], &[]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("is not a decisions config"), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&path).ok().as_deref(), Some("{\"provider\": \"jev\",,}"));
+    // Doctor reports it and goes on.
+    let r = s.run(&["doctor"], &[]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("is malformed, so it configures no provider"), "{}", r.stdout);
+}
+
+#[test]
+fn catalogs_are_copied_without_overwriting_any() {
+    let s = sandbox();
+    assert_eq!(s.run(&["install", "--provider", "jev", "--catalogs", "routing,permission"], &[]).code, 0);
+    let routing = s.project.join(".leopold/decisions/routing.json");
+    std::fs::write(&routing, "{\"mine\": true}").expect("write");
+    let r = s.run(&["install", "--provider", "jev", "--catalogs", "routing,triage"], &[]);
+    assert!(r.stdout.contains("routing.json kept as it is"), "{}", r.stdout);
+    assert_eq!(std::fs::read_to_string(&routing).ok().as_deref(), Some("{\"mine\": true}"));
+    assert!(s.project.join(".leopold/decisions/triage.json").is_file());
+}
+
+#[test]
+fn remove_takes_back_the_payload_and_leaves_the_project_exactly_as_it_was() {
+    let s = sandbox();
+    assert_eq!(s.run(&["install", "--provider", "jev", "--catalogs", "routing"], &[]).code, 0);
+    let project = tree(&s.project.join(".leopold"));
+    let r = s.run(&["remove"], &[]);
+    assert_eq!(r.code, 0);
+    assert!(!s.home.join(".claude/decisions").exists());
+    assert_eq!(tree(&s.project.join(".leopold")), project);
+}
+
+#[test]
+fn the_payload_dir_follows_the_environment() {
+    let s = sandbox();
+    let dir = s.home.join("custom");
+    let d = dir.to_str().unwrap_or_default();
+    assert_eq!(s.run(&["install"], &[("LEOPOLD_DECISIONS_DIR", d)]).code, 0);
+    assert!(dir.join("providers.json").is_file());
+    std::fs::create_dir_all(s.home.join(".codex")).expect("mkdir");
+    let s2 = sandbox();
+    std::fs::create_dir_all(s2.home.join(".codex")).expect("mkdir");
+    assert_eq!(s2.run(&["install"], &[]).code, 0);
+    assert!(s2.home.join(".codex/decisions/README.md").is_file(), "the only agent home that exists");
+}
+
+#[test]
+fn doctor_and_status_report_without_showing_keys_or_catalog_text() {
+    let s = sandbox();
+    s.run(&["install", "--provider", "jev", "--catalogs", "routing"], &[]);
+    let dir = s.project.join(".leopold/decisions");
+    std::fs::write(dir.join("secret.json"), "{\"version\": \"decisions/1.0\", \"questions\": {\"x\": {\"type\": \"choice\", \"instructions\": \"TOP-SECRET-PLAN\", \"criteria\": {\"a\": null}}}, \"thresholds\": {}}").expect("write");
+    std::fs::write(dir.join("broken.json"), "TOP-SECRET-PLAN {").expect("write");
+    std::fs::write(dir.join("ledger.jsonl"), "{\"kind\":\"outcome\",\"id\":\"a\",\"ts\":\"t\",\"correct\":true}\n").expect("write");
+    let r = s.run(&["doctor"], &[]);
+    assert_eq!(r.code, 0);
+    assert!(!r.stdout.contains("TOP-SECRET-PLAN"), "catalog text shown: {}", r.stdout);
+    for line in [
+        "decisions provider     jev (source: config)",
+        "decisions calibration  calibrated",
+        "decisions model        jev-1.13.0",
+        "decisions key          TYPESAFE_API_KEY is set",
+        "decisions catalog      broken.json: not JSON",
+        "decisions catalog      routing.json: ok, 3 questions",
+        "decisions catalog      secret.json: 2 problem(s) against \"jev\"",
+        "decisions ledger       1 rows",
+    ] {
+        assert!(r.stdout.lines().any(|l| l == line), "missing {line:?} in\n{}", r.stdout);
+    }
+    let r = s.run(&["status"], &[]);
+    assert_eq!(r.stdout.lines().count(), 1);
+    assert!(r.stdout.starts_with("decisions: provider jev (config); calibrated; TYPESAFE_API_KEY set; 1 catalog(s) ok, 2 failing"), "{}", r.stdout);
+    // The three labels, word for word.
+    s.run(&["install", "--provider", "openrouter"], &[]);
+    assert!(s.run(&["doctor"], &[]).stdout.contains("decisions calibration  UNCALIBRATED — thresholds not portable"));
+    s.run(&["install", "--provider", "generic"], &[]);
+    let r = s.run(&["doctor"], &[]);
+    assert!(r.stdout.contains("decisions calibration  calibrated (operator-declared, unverified)"), "{}", r.stdout);
+    assert!(r.stdout.contains("decisions key          LEOPOLD_DECISIONS_API_KEY is not set"), "{}", r.stdout);
+    assert!(r.stdout.contains("provider \"generic\" has no endpoint set"), "{}", r.stdout);
+}
