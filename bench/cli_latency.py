@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CLI latency: `decisions ask` end to end (process start to JSON on stdout) against a
 loopback System One stub, side by side with one `curl` of the same request to the same stub,
-plus the no-provider path. Runs are interleaved so machine noise hits both alike; the figure
+plus the no-provider path, and `decisions hook claude-code` on its silent path (a project with
+no permission.json) and deciding against the same stub. Runs are interleaved so machine noise hits both alike; the figure
 that matters is the ratio of medians.
 
     python3 bench/cli_latency.py [--runs N]
@@ -32,12 +33,13 @@ ANSWERS = {
 }
 
 
-def timed(cmd, env, cwd):
+def timed(cmd, env, cwd, stdin=None):
     """Wall time from spawn to exit, with stdout captured to a file: posix_spawn keeps the
     harness's own share of the figure small and equal for every command."""
     out_path = os.path.join(cwd, ".bench-out")
     actions = [(os.POSIX_SPAWN_OPEN, 1, out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
-               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 0, stdin or os.devnull, os.O_RDONLY, 0)]
     here = os.getcwd()
     os.chdir(cwd)
     try:
@@ -106,13 +108,33 @@ def main():
         _, out = timed(ask, env, bare)
         assert json.loads(out)["answers"]["destructive"]["reason"] == "no_provider", out
 
-        samples = {"decisions ask (stub)": [], "curl (stub)": [], "decisions ask (no provider)": [], "true": []}
+        hook_input = work / "hook.json"
+        hook_input.write_text(json.dumps({
+            "session_id": "s", "transcript_path": "/t", "cwd": str(bare), "permission_mode": "default",
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "rm -rf build/", "description": "clean"}, "tool_use_id": "t"}))
+        hook_stub_input = work / "hook-stub.json"
+        hook_stub_input.write_text(hook_input.read_text().replace(json.dumps(str(bare)), json.dumps(str(project))))
+        silent = work / "silent"
+        (silent / ".leopold").mkdir(parents=True)
+        hook_silent_input = work / "hook-silent.json"
+        hook_silent_input.write_text(hook_input.read_text().replace(json.dumps(str(bare)), json.dumps(str(silent))))
+        hook = [str(BIN / "decisions"), "hook", "claude-code"]
+        _, out = timed(hook, env, silent, hook_silent_input)
+        assert out == b"", out
+        _, out = timed(hook, env, project, hook_stub_input)
+        assert out == b"", out  # score 1.15: the hook stays out of the way
+
+        samples = {"decisions ask (stub)": [], "curl (stub)": [], "decisions ask (no provider)": [],
+                   "hook, silent (no permission.json)": [], "hook, decision (stub)": [], "true": []}
         for _ in range(10):  # warm-up
             timed(ask, env, project), timed(curl, env, project)
         for _ in range(args.runs):
             samples["decisions ask (stub)"].append(timed(ask, env, project)[0])
             samples["curl (stub)"].append(timed(curl, env, project)[0])
             samples["decisions ask (no provider)"].append(timed(ask, env, bare)[0])
+            samples["hook, silent (no permission.json)"].append(timed(hook, env, silent, hook_silent_input)[0])
+            samples["hook, decision (stub)"].append(timed(hook, env, project, hook_stub_input)[0])
             samples["true"].append(timed([shutil.which("true"), "true"][:1], env, bare)[0])
         result = {name: summary(xs) for name, xs in samples.items()}
         ratio = result["decisions ask (stub)"]["median_ms"] / result["curl (stub)"]["median_ms"]
@@ -122,6 +144,7 @@ def main():
         print(f"ratio decisions/curl (median): {ratio:.3f}  (target <= 1.0)")
         print(f"no-provider median: {result['decisions ask (no provider)']['median_ms']:.3f} ms  (target < 2 ms;"
               f" process spawn floor, `true`: {result['true']['median_ms']:.3f} ms)")
+        print(f"hook silent median: {result['hook, silent (no permission.json)']['median_ms']:.3f} ms  (target < 5 ms)")
     finally:
         stub.kill()
         shutil.rmtree(work, ignore_errors=True)

@@ -34,9 +34,16 @@ impl Sandbox {
     fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
         let mut c = Command::cargo_bin("decisions").expect("binary");
         c.current_dir(&self.project).env("HOME", &self.home).env("TYPESAFE_API_KEY", KEY);
-        for v in ["LEOPOLD_DECISIONS_PROVIDER", "LEOPOLD_DECISIONS_DIR", "LEOPOLD_HOME", "CLAUDE_HOME", "CODEX_HOME",
-            "HARNESS_JUDGMENT_LEDGER", "HARNESS_PROJECT_ROOT", "PROJECT_ROOT"]
-        {
+        for v in [
+            "LEOPOLD_DECISIONS_PROVIDER",
+            "LEOPOLD_DECISIONS_DIR",
+            "LEOPOLD_HOME",
+            "CLAUDE_HOME",
+            "CODEX_HOME",
+            "HARNESS_JUDGMENT_LEDGER",
+            "HARNESS_PROJECT_ROOT",
+            "PROJECT_ROOT",
+        ] {
             c.env_remove(v);
         }
         for (k, v) in env {
@@ -90,18 +97,28 @@ fn install_seeds_then_updates_and_a_third_run_changes_no_byte() {
     for f in ["README.md", "catalog.schema.json", "providers.json"] {
         assert!(payload.join(f).is_file(), "{f}");
     }
-    assert_eq!(std::fs::read_to_string(payload.join("catalog.schema.json")).ok(),
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/catalog.schema.json")).ok());
+    assert_eq!(
+        std::fs::read_to_string(payload.join("catalog.schema.json")).ok(),
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/catalog.schema.json"))
+            .ok()
+    );
     assert_eq!(s.config()["provider"], "jev");
     assert_eq!(s.config()["providers"]["jev"]["model"], "jev-1.13.0");
 
     // An operator edits the timeout; switching provider keeps the edit.
     let mut edited = s.config();
     edited["providers"]["jev"]["timeout_ms"] = json!(1500);
-    std::fs::write(s.project.join(".leopold/decisions/config.json"), serde_json::to_string_pretty(&edited).expect("json")).expect("write");
+    std::fs::write(
+        s.project.join(".leopold/decisions/config.json"),
+        serde_json::to_string_pretty(&edited).expect("json"),
+    )
+    .expect("write");
     assert_eq!(s.run(&["install", "--provider", "openrouter"], &[]).code, 0);
     let c = s.config();
-    assert_eq!((c["provider"].clone(), c["providers"]["jev"]["timeout_ms"].clone()), (json!("openrouter"), json!(1500)));
+    assert_eq!(
+        (c["provider"].clone(), c["providers"]["jev"]["timeout_ms"].clone()),
+        (json!("openrouter"), json!(1500))
+    );
     assert_eq!(c["providers"]["openrouter"]["auth_env"], "OPENROUTER_API_KEY");
 
     let before = (tree(&s.home), tree(&s.project));
@@ -187,7 +204,8 @@ fn doctor_and_status_report_without_showing_keys_or_catalog_text() {
     let dir = s.project.join(".leopold/decisions");
     std::fs::write(dir.join("secret.json"), "{\"version\": \"decisions/1.0\", \"questions\": {\"x\": {\"type\": \"choice\", \"instructions\": \"TOP-SECRET-PLAN\", \"criteria\": {\"a\": null}}}, \"thresholds\": {}}").expect("write");
     std::fs::write(dir.join("broken.json"), "TOP-SECRET-PLAN {").expect("write");
-    std::fs::write(dir.join("ledger.jsonl"), "{\"kind\":\"outcome\",\"id\":\"a\",\"ts\":\"t\",\"correct\":true}\n").expect("write");
+    std::fs::write(dir.join("ledger.jsonl"), "{\"kind\":\"outcome\",\"id\":\"a\",\"ts\":\"t\",\"correct\":true}\n")
+        .expect("write");
     let r = s.run(&["doctor"], &[]);
     assert_eq!(r.code, 0);
     assert!(!r.stdout.contains("TOP-SECRET-PLAN"), "catalog text shown: {}", r.stdout);
@@ -205,7 +223,13 @@ fn doctor_and_status_report_without_showing_keys_or_catalog_text() {
     }
     let r = s.run(&["status"], &[]);
     assert_eq!(r.stdout.lines().count(), 1);
-    assert!(r.stdout.starts_with("decisions: provider jev (config); calibrated; TYPESAFE_API_KEY set; 1 catalog(s) ok, 2 failing"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with(
+            "decisions: provider jev (config); calibrated; TYPESAFE_API_KEY set; 1 catalog(s) ok, 2 failing"
+        ),
+        "{}",
+        r.stdout
+    );
     // The three labels, word for word.
     s.run(&["install", "--provider", "openrouter"], &[]);
     assert!(s.run(&["doctor"], &[]).stdout.contains("decisions calibration  UNCALIBRATED — thresholds not portable"));

@@ -356,3 +356,33 @@ fn ask_record_appends_a_row_per_answer_and_prints_the_ids() {
     assert!((rows[0]["certainty"].as_f64().unwrap_or(0.0) - 0.94).abs() < 1e-9);
     assert_eq!(rows[0]["acted"], json!(false), "acted follows usable, false since `other` failed");
 }
+
+#[test]
+fn the_one_line_wrappers_stand_where_the_earlier_scripts_stood() {
+    let (dir, ledger) = project();
+    let bin = assert_cmd::cargo::cargo_bin("decisions");
+    let path = format!("{}:{}", bin.parent().expect("bin dir").display(), std::env::var("PATH").unwrap_or_default());
+    let scripts = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/compat");
+    let wrapper = |script: &str, args: &[&str]| {
+        let out = std::process::Command::new("bash")
+            .arg(scripts.join(script))
+            .args(args)
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env("HARNESS_JUDGMENT_LEDGER", &ledger)
+            .output()
+            .expect("runs");
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, _) = wrapper(
+        "judgment-ledger.sh",
+        &["append", "--project", "p", "--question", "Ship?", "--answer", "no", "--card-ref", "c"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(wrapper("judgment-ledger.sh", &["append", "--project", "p"]).0, 1);
+    let (code, out) = wrapper("judgment-ledger.sh", &["search", "--project", "p", "--query", "ship"]);
+    assert_eq!((code, out.lines().count()), (0, 1));
+    std::fs::write(dir.path().join("card.json"), card().to_string()).expect("write");
+    let (code, out) = wrapper("judgment-card.sh", &["validate", "card.json"]);
+    assert_eq!((code, out.trim()), (0, "ok: card.json"));
+}
