@@ -8,6 +8,9 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
+mod common;
+use common::{Run, write};
+
 const KEY: &str = "sk-canary-0b5d2e8f61a7c934";
 
 fn catalog() -> Value {
@@ -29,11 +32,6 @@ fn answers() -> Value {
     json!({"model": "jev-1.13.0", "answers": {
         "effort": {"type": "choice", "choice": "high", "probabilities": {"low": 0.1, "medium": 0.2, "high": 0.7}, "confidence": 0.55},
         "risky": {"type": "noul", "noul": 0.97}}})
-}
-
-fn write(path: &Path, v: &Value) {
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, serde_json::to_string_pretty(v).expect("json")).expect("write");
 }
 
 /// A project with the catalog `test` and, when given, a config pointing jev at `endpoint`.
@@ -58,31 +56,11 @@ fn decisions(cwd: &Path) -> Command {
     c
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        assert_eq!(self.stdout.lines().count(), 1, "one JSON object a run: {}", self.stdout);
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}", self.stdout))
-    }
-}
+const ASK: [&str; 6] = ["ask", "--catalog", "test", "--questions", "effort,risky", "--state"];
 
 fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("runs");
-    let r = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    };
-    assert!(!r.stdout.contains(KEY) && !r.stderr.contains(KEY), "the canary leaked: {} {}", r.stdout, r.stderr);
-    r
+    common::run_checked(cmd, Some(KEY))
 }
-
-const ASK: [&str; 6] = ["ask", "--catalog", "test", "--questions", "effort,risky", "--state"];
 
 fn reasons(out: &Value) -> Vec<String> {
     out["answers"]

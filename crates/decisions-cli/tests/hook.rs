@@ -2,11 +2,14 @@
 //! provider on loopback. It can only ever deny; everything else is silence and exit 0.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
+
+mod common;
+use common::Run;
 
 const KEY: &str = "sk-canary-hook-55e1a09b7c";
 const PERMISSION: &str = include_str!("../../../templates/decisions/permission.json");
@@ -60,13 +63,6 @@ fn score(level: usize, confidence: f64) -> Value {
     answer(mass, confidence)
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    took: Duration,
-}
-
 fn hook(agent: &str, cwd: &Path, input: &str, timeout_ms: Option<&str>) -> Run {
     let mut c = Command::cargo_bin("decisions").expect("binary");
     c.current_dir(cwd)
@@ -78,16 +74,7 @@ fn hook(agent: &str, cwd: &Path, input: &str, timeout_ms: Option<&str>) -> Run {
     if let Some(ms) = timeout_ms {
         c.env("LEOPOLD_DECISIONS_TIMEOUT_MS", ms);
     }
-    let started = Instant::now();
-    let out = c.output().expect("runs");
-    let r = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-        took: started.elapsed(),
-    };
-    assert!(!r.stdout.contains(KEY) && !r.stderr.contains(KEY), "the canary leaked");
-    r
+    common::run_checked(&mut c, Some(KEY))
 }
 
 fn events(root: &Path) -> Vec<Value> {

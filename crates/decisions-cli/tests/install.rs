@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
+mod common;
+use common::Run;
+
 const KEY: &str = "sk-canary-install-91c3d7";
 
 /// A HOME and a git project, both empty.
@@ -22,12 +25,6 @@ fn sandbox() -> Sandbox {
     std::fs::create_dir_all(&home).expect("mkdir");
     std::fs::create_dir_all(project.join(".git")).expect("mkdir");
     Sandbox { _dir: dir, home, project }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
 }
 
 impl Sandbox {
@@ -49,14 +46,7 @@ impl Sandbox {
         for (k, v) in env {
             c.env(k, v);
         }
-        let out = c.args(args).output().expect("runs");
-        let r = Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into(),
-            stderr: String::from_utf8_lossy(&out.stderr).into(),
-        };
-        assert!(!r.stdout.contains(KEY) && !r.stderr.contains(KEY), "the canary leaked");
-        r
+        common::run_checked(c.args(args), Some(KEY))
     }
 
     fn config(&self) -> Value {

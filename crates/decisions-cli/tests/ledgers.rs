@@ -7,20 +7,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
-}
+mod common;
+use common::run;
 
 /// A project with a `.leopold` dir; the judgment ledger lives at `<dir>/judgments.jsonl`.
 fn project() -> (tempfile::TempDir, PathBuf) {

@@ -5,6 +5,9 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
+mod common;
+use common::{run, write};
+
 fn decisions(cwd: &Path) -> Command {
     let mut c = Command::cargo_bin("decisions").expect("binary");
     c.current_dir(cwd).env_remove("LEOPOLD_DECISIONS_PROVIDER");
@@ -19,26 +22,6 @@ fn choice(n: usize) -> Value {
 fn catalog(q: Value) -> Value {
     json!({"version": "decisions/1.0", "questions": {"a": q},
            "thresholds": {"a": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}})
-}
-
-fn write(path: &Path, v: &Value) {
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, serde_json::to_string_pretty(v).expect("json")).expect("write");
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into(),
-        stderr: String::from_utf8_lossy(&out.stderr).into(),
-    }
 }
 
 #[test]

@@ -198,11 +198,14 @@ fn scan(bytes: &[u8]) -> (Vec<Vec<Entry<'_>>>, usize) {
     (parts.into_iter().map(|(e, _)| e).collect(), skipped)
 }
 
-/// Read a ledger file's bytes; a missing file is empty.
-fn ledger_bytes(path: &Path) -> Result<Vec<u8>, LedgerError> {
-    jsonl::read_bytes(path)
+/// Read a ledger file on every core and hand its entries to `f`; also returns how many lines
+/// were skipped. A missing file is empty.
+fn with_file<T>(path: &Path, f: impl FnOnce(&[Vec<Entry>]) -> T) -> Result<(T, usize), LedgerError> {
+    let bytes = jsonl::read_bytes(path)
         .map(Option::unwrap_or_default)
-        .map_err(|source| LedgerError { path: path.to_path_buf(), source })
+        .map_err(|source| LedgerError { path: path.to_path_buf(), source })?;
+    let (entries, skipped) = scan(&bytes);
+    Ok((f(&entries), skipped))
 }
 
 /// Certainty and correctness of every decision with a known outcome (the latest outcome

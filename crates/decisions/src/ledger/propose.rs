@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Entry, LedgerError, Row, ledger_bytes, samples, scan};
+use super::{Entry, LedgerError, Row, samples, with_file};
 
 /// Below this many decisions with a known outcome, nothing is proposed.
 pub const MIN_SAMPLE: usize = 30;
@@ -59,9 +59,7 @@ pub fn propose_thresholds(rows: &[Row]) -> Vec<Proposal> {
 /// Propose act bars from a ledger file, reading it on every core. Also returns how many lines
 /// were skipped.
 pub fn propose_file(path: &Path) -> Result<(Vec<Proposal>, usize), LedgerError> {
-    let bytes = ledger_bytes(path)?;
-    let (entries, skipped) = scan(&bytes);
-    Ok((propose_all(&entries), skipped))
+    with_file(path, propose_all)
 }
 
 fn propose_all(entries: &[Vec<Entry>]) -> Vec<Proposal> {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Entry, LedgerError, Row, ledger_bytes, samples, scan};
+use super::{Entry, LedgerError, Row, samples, with_file};
 
 /// Equal-width certainty bins.
 const BINS: usize = 10;
@@ -55,9 +55,7 @@ pub fn calibration_report(rows: &[Row]) -> Vec<CalibrationReport> {
 /// Calibration from a ledger file, reading it on every core. Also returns how many lines were
 /// skipped.
 pub fn report_file(path: &Path) -> Result<(Vec<CalibrationReport>, usize), LedgerError> {
-    let bytes = ledger_bytes(path)?;
-    let (entries, skipped) = scan(&bytes);
-    Ok((report_all(&entries), skipped))
+    with_file(path, report_all)
 }
 
 fn report_all(entries: &[Vec<Entry>]) -> Vec<CalibrationReport> {
