@@ -252,7 +252,8 @@ mod tests {
     #[test]
     fn a_noul_at_the_coin_flip_is_below_any_positive_floor_and_never_acts() {
         // Skipping the floor for nouls would act on a model that said it has no idea.
-        let bars = crate::contract::Thresholds { floor: 0.0, escalate: 0.0, act: 0.5, act_raise: None, act_lower: None };
+        let bars =
+            crate::contract::Thresholds { floor: 0.0, escalate: 0.0, act: 0.5, act_raise: None, act_lower: None };
         let flip = answer(AnswerValue::Noul(0.5), None, false);
         assert_eq!(crate::band::band_of(&bars, certainty_of(&flip), None), crate::band::Band::Escalate);
         let strict = crate::contract::Thresholds { floor: 0.01, ..bars };
