@@ -228,6 +228,11 @@ fn main() {
                 time(|| search(&one, "solo", "release storage migration").expect("search")),
                 base,
             );
+            report(
+                "judgment: recall, 1,000,000 records (all one project)",
+                time(|| recall(&one, "solo", "merge the storage rewrite before the release?").expect("recall")),
+                base,
+            );
         }
     }
 }

@@ -154,6 +154,7 @@ pub fn search(path: &Path, project: &str, query: &str) -> std::io::Result<(Vec<J
         query.split_whitespace().filter(|t| t.chars().count() >= 2).map(|t| Finder::new(t.as_bytes())).collect();
     // A line that does not contain the project as JSON writes it cannot be the project's,
     // unless it uses \u escapes; those lines are always parsed.
+    let ascii_query = query.is_ascii();
     let quoted = serde_json::to_string(project).unwrap_or_default();
     let needle = Finder::new(quoted.as_bytes());
     let escape = Finder::new(b"\\u");
@@ -164,6 +165,37 @@ pub fn search(path: &Path, project: &str, query: &str) -> std::io::Result<(Vec<J
         for line in jsonl::lines(chunk) {
             if needle.find(line).is_none() && escape.find(line).is_none() {
                 continue;
+            }
+            // A bound on the line's score from its raw text, lowercased: the fields are in it,
+            // so a token absent from the line is absent from every field. Lines that cannot
+            // score, or cannot beat the current third, are never parsed.
+            if !query.is_empty()
+                && let Some(raw) = scratch.lower_line(line, ascii_query)
+            {
+                // Split at the tags array as this crate writes it, so a token counts once in
+                // the text and once in the tags; without that split, twice anywhere.
+                let last = |at: usize| memchr::memmem::find(&raw[at..], b"\":").is_none();
+                let (text, tags) = match memchr::memmem::find(raw, b"\"tags\":[") {
+                    Some(at) if last(at + 8) => (&raw[..at], &raw[at..]),
+                    _ => (raw, raw),
+                };
+                let bound = if whole.find(text).is_some() {
+                    10
+                } else {
+                    tokens.iter().map(|t| t.find(text).is_some() as u32 + t.find(tags).is_some() as u32).sum()
+                };
+                match best.last().filter(|_| best.len() >= MAX_RESULTS) {
+                    None if bound == 0 => continue,
+                    // To enter a full list it must beat the third: a higher score, or the same
+                    // score and a newer date (an equal date loses to the earlier line).
+                    Some((worst, _)) if bound < *worst => continue,
+                    Some((worst, w))
+                        if bound == *worst && date_of(line).is_some_and(|d| d <= w.decided_at.as_str()) =>
+                    {
+                        continue;
+                    }
+                    _ => {}
+                }
             }
             // Tags borrow when they carry no escapes; a line whose tags do is read again, owned.
             let owned;
@@ -195,6 +227,14 @@ pub fn search(path: &Path, project: &str, query: &str) -> std::io::Result<(Vec<J
     let mut best: Vec<(u32, Judgment)> = parts.into_iter().flat_map(|(b, _)| b).collect();
     rank(&mut best);
     Ok((best.into_iter().map(|(_, j)| j).collect(), skipped))
+}
+
+/// The `decided_at` of a line as this crate writes it (compact, unescaped), without parsing.
+fn date_of(line: &[u8]) -> Option<&str> {
+    const KEY: &[u8] = b"\"decided_at\":\"";
+    let start = memchr::memmem::find(line, KEY)? + KEY.len();
+    let len = memchr::memchr(b'"', &line[start..])?;
+    std::str::from_utf8(&line[start..start + len]).ok()
 }
 
 /// Whether a candidate would enter a full top list.
@@ -269,9 +309,30 @@ impl<'a> View<'a> {
 struct Scratch {
     fields: [String; 3],
     tag: String,
+    line: String,
 }
 
 impl Scratch {
+    /// The raw line lowercased, when that is exact: no JSON escapes, valid UTF-8. For an
+    /// ASCII query, lowercasing the ASCII bytes alone finds every match, unless the line holds
+    /// one of the two characters whose lowercase is ASCII (U+0130, U+212A).
+    fn lower_line(&mut self, line: &[u8], ascii_query: bool) -> Option<&[u8]> {
+        if memchr::memchr(b'\\', line).is_some() {
+            return None;
+        }
+        let odd = |pat: &[u8]| memchr::memmem::find(line, pat).is_some();
+        self.line.clear();
+        if ascii_query && !odd("\u{130}".as_bytes()) && !odd("\u{212a}".as_bytes()) {
+            let mut bytes = std::mem::take(&mut self.line).into_bytes();
+            bytes.extend(line.iter().map(u8::to_ascii_lowercase));
+            // ASCII lowercasing keeps every multi-byte sequence as it was.
+            self.line = String::from_utf8(bytes).ok()?;
+        } else {
+            lower_into(&mut self.line, std::str::from_utf8(line).ok()?);
+        }
+        Some(self.line.as_bytes())
+    }
+
     fn score(&mut self, j: &View, query: &Finder, tokens: &[Finder]) -> u32 {
         for (buf, text) in self.fields.iter_mut().zip([&j.question, &j.answer, &j.rationale]) {
             lower_into(buf, text);
@@ -405,6 +466,106 @@ mod tests {
         let (found, skipped) = search(&path, "p", "hi").unwrap_or_default();
         assert_eq!((ids(&found), skipped), (vec!["x"], 0));
         assert_eq!(found[0].tags, ["say \"hi\""]);
+    }
+
+    /// The ranking as the earlier tool specified it, computed the slow way: parse everything.
+    fn reference(records: &[Judgment], project: &str, query: &str) -> Vec<String> {
+        let q = query.trim().to_lowercase();
+        let tokens: Vec<&str> = q.split_whitespace().filter(|t| t.chars().count() >= 2).collect();
+        let mut scored: Vec<(u32, &Judgment)> = records
+            .iter()
+            .filter(|j| j.project == project)
+            .map(|j| {
+                let fields = [j.question.to_lowercase(), j.answer.to_lowercase(), j.rationale.to_lowercase()];
+                let score = if q.is_empty() {
+                    1
+                } else if fields.iter().any(|f| f.contains(&q)) {
+                    10
+                } else {
+                    tokens
+                        .iter()
+                        .map(|t| {
+                            fields.iter().any(|f| f.contains(t)) as u32
+                                + j.tags.iter().any(|g| g.to_lowercase().contains(t)) as u32
+                        })
+                        .sum()
+                };
+                (score, j)
+            })
+            .filter(|(s, _)| *s > 0)
+            .collect();
+        scored.sort_by(|(sa, a), (sb, b)| sb.cmp(sa).then_with(|| b.decided_at.cmp(&a.decided_at)));
+        scored.into_iter().take(MAX_RESULTS).map(|(_, j)| j.id.clone()).collect()
+    }
+
+    #[test]
+    fn the_fast_search_ranks_exactly_as_the_slow_reference() {
+        let words = [
+            "Release",
+            "release",
+            "STORAGE",
+            "storage",
+            "移行",
+            "リリース",
+            "say \"hi\"",
+            "Ωmega",
+            "ΣΙΣ",
+            "cache",
+            "q",
+            "\u{212a}elvin",
+            "\u{130}stanbul",
+        ];
+        let mut seed: u64 = 0x1234_5678_9abc_def1;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut records = Vec::new();
+        // Over 1 MiB, so the file is searched in one chunk per core and the chunks merged.
+        for i in 0..6000 {
+            let mut text = |k: usize| (0..k).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(" ");
+            let (question, answer, rationale, tag) = (text(4), text(1), text(2), text(1));
+            records.push(j(
+                &format!("r{i}"),
+                ["p", "q", "プロ"][next(3)],
+                &format!("2026-0{}-1{}T00:00:00Z", 1 + next(9), next(10)),
+                &question,
+                &answer,
+                &rationale,
+                &[&tag],
+            ));
+        }
+        let (_d, path) = ledger(&records);
+        assert!(std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) > 1 << 20);
+        for query in [
+            "release storage",
+            "RELEASE",
+            "移行 cache",
+            "say \"hi\"",
+            "ςισ",
+            "ωmega release",
+            "",
+            "q",
+            "zzz",
+            "kelvin",
+            "i\u{307}stanbul cache",
+        ] {
+            for project in ["p", "プロ"] {
+                let (found, _) = search(&path, project, query).unwrap_or_default();
+                assert_eq!(ids(&found), reference(&records, project, query), "{project} / {query:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn records_written_in_another_key_order_are_ranked_the_same() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("j.jsonl");
+        let line = r#"{"tags":["ops"],"question":"Rotate the keys?","id":"x","project":"p","decided_at":"t","answer":"yes","rationale":"","card_ref":"c"}"#;
+        std::fs::write(&path, format!("{line}\n")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ids(&search(&path, "p", "rotate ops").unwrap_or_default().0), ["x"]);
     }
 
     #[test]
