@@ -26,6 +26,7 @@ pub struct Args {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 enum Verb {
     /// Check a card against judgment-card.v1; print every problem, one a line
     Validate {

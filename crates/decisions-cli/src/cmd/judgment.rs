@@ -18,6 +18,7 @@ pub struct Args {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 enum Verb {
     /// Append one judgment record and print it
     Append(AppendArgs),

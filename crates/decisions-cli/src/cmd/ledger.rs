@@ -22,6 +22,7 @@ pub struct Args {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 enum Verb {
     /// Append a decision row and print its id
     Record {

@@ -28,7 +28,9 @@ pub struct Cli {
     command: Command,
 }
 
+/// Each subcommand's arguments are built only when it is the one run: a hook pays for `hook`.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 enum Command {
     Ask(ask::Args),
     Validate(validate::Args),
