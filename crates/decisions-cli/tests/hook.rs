@@ -204,3 +204,36 @@ fn the_project_is_found_from_the_hook_cwd_in_a_subdirectory() {
     let r = hook("claude-code", elsewhere.path(), &claude_input(&sub, "Bash", "rm -rf ~"), None);
     assert!(r.stdout.contains("\"deny\""), "{}", r.stdout);
 }
+
+#[test]
+fn a_stalled_filesystem_cannot_hold_the_hook_past_its_deadline() {
+    // config.json is a FIFO nobody writes: reading it blocks for ever, as a hung mount would.
+    let (_dir, root) = project(None, true);
+    let fifo = root.join(".leopold/decisions/config.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), Some("200"));
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert!(r.took < Duration::from_millis(200 + 250 + 100), "took {:?}", r.took);
+    let ev = events(&root);
+    assert_eq!(names(&ev), ["decision_timeout"]);
+    assert!(ev[0]["reason"].as_str().unwrap_or("").contains("200ms + 250ms grace"), "{}", ev[0]);
+}
+
+#[test]
+fn input_that_never_ends_cannot_hold_the_hook_past_its_deadline() {
+    let (_dir, root) = project(None, true);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("decisions"))
+        .args(["hook", "claude-code"])
+        .current_dir(&root)
+        .env("LEOPOLD_DECISIONS_TIMEOUT_MS", "200")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let started = std::time::Instant::now();
+    let _open_stdin = child.stdin.take();
+    let status = child.wait().expect("wait");
+    assert!(started.elapsed() < Duration::from_millis(200 + 250 + 100), "took {:?}", started.elapsed());
+    assert!(status.success());
+}

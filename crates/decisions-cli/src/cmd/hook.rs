@@ -72,79 +72,87 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .unwrap_or(DEFAULT_TIMEOUT_MS);
     let deadline = started + Duration::from_millis(budget_ms + GRACE_MS);
 
+    // Everything that can stall (stdin, the filesystem, the provider) runs in a worker; this
+    // thread only waits, and allows when the deadline passes.
+    let (tx, rx) = mpsc::channel();
+    let agent = args.agent;
+    std::thread::spawn(move || {
+        let _ = tx.send(decide(agent, budget_ms, &Env::Process));
+    });
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(Outcome { project, events, deny }) => {
+            if let Some(leo) = &project {
+                for e in events {
+                    log_event(leo, e);
+                }
+            }
+            if let Some(reason) = deny {
+                super::print_json(&agent.deny(&reason), false)?;
+            }
+        }
+        Err(_) => {
+            // The worker may still hold the input: the project comes from the environment.
+            if let Some(leo) = project(None, &env) {
+                let reason = format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace");
+                log_event(&leo, json!({"event": "decision_timeout", "reason": reason}));
+            }
+        }
+    }
+    Ok(exit::OK)
+}
+
+/// What the worker decided: the events to log in the project, and a denial reason, if any.
+struct Outcome {
+    project: Option<PathBuf>,
+    events: Vec<Value>,
+    deny: Option<String>,
+}
+
+fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
     let mut input = Vec::new();
     let read = std::io::stdin().read_to_end(&mut input);
     let hook: Option<Value> = read.ok().and_then(|_| serde_json::from_slice(&input).ok());
     let cwd = hook.as_ref().and_then(|h| h.get("cwd")).and_then(Value::as_str).map(PathBuf::from);
-    let project = project(cwd.as_deref(), &env);
-    let log = |event: Value| {
-        if let Some(leo) = &project {
-            log_event(leo, event);
-        }
-    };
+    let mut out = Outcome { project: project(cwd.as_deref(), env), events: Vec::new(), deny: None };
+    let skipped = |reason: String| json!({"event": "decision_skipped", "reason": reason});
 
     let Some(hook) = hook else {
-        log(json!({"event": "decision_skipped", "reason": "unreadable hook input"}));
-        return Ok(exit::OK);
+        out.events.push(skipped("unreadable hook input".into()));
+        return out;
     };
     let tool = hook.get("tool_name").and_then(Value::as_str).unwrap_or_default();
-    let command = command_of(&hook);
-    let (true, Some(command)) = (args.agent.is_shell(tool), command) else {
-        log(json!({"event": "decision_skipped", "reason": format!("not a shell command (tool {tool:?})")}));
-        return Ok(exit::OK);
+    let (true, Some(command)) = (agent.is_shell(tool), command_of(&hook)) else {
+        out.events.push(skipped(format!("not a shell command (tool {tool:?})")));
+        return out;
     };
     // No project, no permission.json or no provider: silent, and no network.
-    let Some(leo) = project.clone() else { return Ok(exit::OK) };
+    let Some(leo) = out.project.clone() else { return out };
     let catalog = decisions::catalog_path(&leo, permission::CATALOG);
-    if !catalog.is_file() {
-        return Ok(exit::OK);
+    if !catalog.is_file() || decisions::resolve_name(None, &decisions::load_config(&leo), env).0 == decisions::NONE {
+        return out;
     }
-    let (name, _) = decisions::resolve_name(None, &decisions::load_config(&leo), &env);
-    if name == decisions::NONE {
-        return Ok(exit::OK);
-    }
-    let question = question_text(&catalog);
-
-    let (tx, rx) = mpsc::channel();
-    let state = json!({"command": command, "cwd": cwd.as_ref().map(|c| c.display().to_string())});
-    let request_leo = leo.clone();
-    std::thread::spawn(move || {
-        let request = Request {
-            catalog: Some(CatalogRef::Name(permission::CATALOG.into())),
-            questions: vec![permission::QUESTION.into()],
-            state,
-            leo_dir: Some(request_leo),
-            timeout_ms: Some(budget_ms),
-            ..Request::default()
-        };
-        let _ = tx.send(decisions::ask(&request, ()));
-    });
-    let decision = match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(d) => d,
-        Err(_) => {
-            log_event(
-                &leo,
-                json!({"event": "decision_timeout", "reason": format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace")}),
-            );
-            return Ok(exit::OK);
-        }
+    let request = Request {
+        catalog: Some(CatalogRef::Name(permission::CATALOG.into())),
+        questions: vec![permission::QUESTION.into()],
+        state: json!({"command": command, "cwd": cwd.as_ref().map(|c| c.display().to_string())}),
+        leo_dir: Some(leo),
+        timeout_ms: Some(budget_ms),
+        ..Request::default()
     };
-    for e in &decision.events {
-        log_event(&leo, serde_json::to_value(e).unwrap_or(Value::Null));
-    }
-    match permission::verdict(&decision, &question) {
+    let decision = decisions::ask(&request, ());
+    out.events.extend(decision.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)));
+    match permission::verdict(&decision, &question_text(&catalog)) {
         Verdict::Deny { score, reason, .. } => {
             let cut: String = command.chars().take(COMMAND_MAX).collect();
-            log_event(
-                &leo,
+            out.events.push(
                 json!({"event": "decision_denied", "command": cut, "score": score, "question": permission::QUESTION}),
             );
-            super::print_json(&args.agent.deny(&format!("decisions: {reason}")), false)?;
+            out.deny = Some(format!("decisions: {reason}"));
         }
-        Verdict::Allow(Some(reason)) => log_event(&leo, json!({"event": "decision_timeout", "reason": reason})),
+        Verdict::Allow(Some(reason)) => out.events.push(json!({"event": "decision_timeout", "reason": reason})),
         Verdict::Allow(None) => {}
     }
-    Ok(exit::OK)
+    out
 }
 
 /// The command of a shell tool call: a string, or an argv array joined by spaces.
