@@ -129,12 +129,16 @@ pub fn leo_dir(flag: Option<PathBuf>) -> Option<PathBuf> {
 /// A catalog argument is a path when it names a file, has a separator or ends in `.json`;
 /// otherwise it is a name resolved to `<leo-dir>/decisions/<name>.json`.
 pub fn catalog_arg(arg: &str) -> decisions::CatalogRef {
-    let p = Path::new(arg);
-    if p.is_file() || arg.contains(std::path::MAIN_SEPARATOR) || arg.contains('/') || arg.ends_with(".json") {
-        decisions::CatalogRef::Path(p.to_path_buf())
-    } else {
-        decisions::CatalogRef::Name(arg.to_string())
+    match catalog_name(arg) {
+        Some(name) => decisions::CatalogRef::Name(name.to_string()),
+        None => decisions::CatalogRef::Path(PathBuf::from(arg)),
     }
+}
+
+/// The catalog name an argument gives, when it is a name rather than a path.
+pub fn catalog_name(arg: &str) -> Option<&str> {
+    let path_like = Path::new(arg).is_file() || arg.contains(std::path::MAIN_SEPARATOR) || arg.contains('/');
+    (!path_like && !arg.ends_with(".json")).then_some(arg)
 }
 
 /// Why a JSON file could not be had.

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use decisions::{CatalogRef, ConfigFile, Descriptor, DescriptorLookup, Env};
+use decisions::{ConfigFile, Descriptor, DescriptorLookup, Env};
 
 use super::{CliError, JsonFileError, exit};
 
@@ -21,16 +21,15 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let leo = super::leo_dir(args.leo_dir);
-    let path = match super::catalog_arg(&args.catalog) {
-        CatalogRef::Name(name) => match &leo {
-            Some(dir) => decisions::catalog_path(dir, &name),
+    let path = match super::catalog_name(&args.catalog) {
+        Some(name) => match &leo {
+            Some(dir) => decisions::catalog_path(dir, name),
             None => {
                 let e = CliError::fail(format!("no .leopold directory found to resolve catalog \"{name}\""));
                 return Err(e.hint("pass the catalog's path, or --leo-dir DIR").into());
             }
         },
-        CatalogRef::Path(p) => p,
-        CatalogRef::Document(_) => unreachable_document(),
+        None => PathBuf::from(&args.catalog),
     };
     let doc = match super::read_json(&path) {
         Ok(doc) => doc,
@@ -62,10 +61,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             Ok(exit::FAIL)
         }
     }
-}
-
-fn unreachable_document() -> PathBuf {
-    PathBuf::new()
 }
 
 /// The descriptor to check against, and whether it came from config.json.
