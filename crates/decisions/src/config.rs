@@ -129,6 +129,11 @@ pub fn find_leo_dir(start: &Path) -> Option<PathBuf> {
     start.ancestors().map(|d| d.join(".leopold")).find(|d| d.is_dir())
 }
 
+/// The git top level at or above `start`: the nearest directory with a `.git` entry.
+pub fn git_root(start: &Path) -> Option<PathBuf> {
+    start.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
+}
+
 /// The name of the active provider and where it came from. `none` when nothing is configured.
 pub fn resolve_name(explicit: Option<&str>, config: &ConfigFile, env: &Env) -> (String, Source) {
     if let Some(name) = explicit {

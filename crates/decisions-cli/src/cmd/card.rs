@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Subcommand;
 use decisions::Env;
 use decisions::judgment::{Judgment, judgment_path};
-use decisions::ledger::{OutcomeRow, Row, append_row, ledger_path, new_id, now_ts, read_ledger};
+use decisions::ledger::{OutcomeRow, Row, append_row, has_decision, ledger_path, new_id, now_ts};
 use serde_json::Value;
 
 use super::{CliError, JsonFileError, exit};
@@ -137,8 +137,7 @@ fn settle(leo_dir: Option<PathBuf>, id: &str, correct: Option<bool>, card: &Path
         return;
     };
     let path = ledger_path(&leo);
-    let known = read_ledger(&path).map(|r| r.records.iter().any(|r| matches!(r, Row::Decision(d) if d.id == id)));
-    match known {
+    match has_decision(&path, id) {
         Ok(true) => {}
         Ok(false) => {
             eprintln!("warning: outcome skipped: no decision with id \"{id}\" in {}", path.display());

@@ -120,7 +120,7 @@ fn find_project() -> Option<PathBuf> {
     if let Some(leo) = decisions::find_leo_dir(&cwd) {
         return leo.parent().map(Path::to_path_buf);
     }
-    cwd.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
+    decisions::git_root(&cwd)
 }
 
 /// Write a file only when its contents differ, so a repeated install changes no byte.

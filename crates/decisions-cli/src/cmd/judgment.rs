@@ -105,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let project = required(project, "--project")?;
             match search(&path, &project, &query) {
                 Ok((found, skipped)) => {
-                    warn_skipped(skipped, &path);
+                    super::warn_skipped(skipped, &path);
                     for j in &found {
                         super::print_json(j, false)?;
                     }
@@ -143,7 +143,7 @@ pub fn append_fail_open(path: &std::path::Path, judgment: &Judgment) -> anyhow::
 pub fn recall_fail_open(path: &std::path::Path, project: &str, question: &str) -> Vec<decisions::judgment::Recall> {
     match recall(path, project, question) {
         Ok((found, skipped)) => {
-            warn_skipped(skipped, path);
+            super::warn_skipped(skipped, path);
             found
         }
         Err(e) => {
@@ -157,11 +157,5 @@ fn required(value: Option<String>, flag: &str) -> anyhow::Result<String> {
     match value {
         Some(v) if !v.trim().is_empty() => Ok(v),
         _ => Err(CliError::fail(format!("{flag} is required and must not be empty")).into()),
-    }
-}
-
-fn warn_skipped(skipped: usize, path: &std::path::Path) {
-    if skipped > 0 {
-        eprintln!("warning: skipped {skipped} unreadable line(s) in {}", path.display());
     }
 }

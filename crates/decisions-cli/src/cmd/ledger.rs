@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use decisions::Band;
 use decisions::ledger::{
-    DecisionRow, OutcomeRow, ProposalStatus, Row, append_row, display_bar, ledger_path, new_id, now_ts, propose_file,
-    read_ledger, reliability_svg, report_file,
+    DecisionRow, OutcomeRow, ProposalStatus, Row, append_row, display_bar, has_decision, ledger_path, new_id, now_ts,
+    propose_file, reliability_svg, report_file,
 };
 
 use super::{CliError, exit};
@@ -144,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Verb::Propose { format } => {
             let (proposals, skipped) = propose_file(&path)?;
-            warn_skipped(skipped, &path);
+            super::warn_skipped(skipped, &path);
             match format {
                 Format::Json => {
                     for p in &proposals {
@@ -171,7 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Verb::Report { svg } => {
             let (reports, skipped) = report_file(&path)?;
-            warn_skipped(skipped, &path);
+            super::warn_skipped(skipped, &path);
             println!(
                 "{:<12} {:<16} {:>7} {:>8} {:>7} {:>7}",
                 "provider", "question", "samples", "accuracy", "brier", "ece"
@@ -192,16 +192,4 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
     }
     Ok(exit::OK)
-}
-
-/// Whether the ledger holds a decision row with this id.
-fn has_decision(path: &std::path::Path, id: &str) -> anyhow::Result<bool> {
-    let read = read_ledger(path)?;
-    Ok(read.records.iter().any(|r| matches!(r, Row::Decision(d) if d.id == id)))
-}
-
-fn warn_skipped(skipped: usize, path: &std::path::Path) {
-    if skipped > 0 {
-        eprintln!("warning: skipped {skipped} unreadable line(s) in {}", path.display());
-    }
 }

@@ -179,6 +179,13 @@ pub fn project_config(leo: Option<&Path>) -> decisions::ConfigFile {
     leo.map_or(decisions::ConfigFile::Missing, decisions::load_config)
 }
 
+/// Say on stderr how many lines of a JSONL file could not be read.
+pub fn warn_skipped(skipped: usize, path: &Path) {
+    if skipped > 0 {
+        eprintln!("warning: skipped {skipped} unreadable line(s) in {}", path.display());
+    }
+}
+
 /// Print a JSON value on stdout, pretty when asked.
 pub fn print_json(v: &impl serde::Serialize, pretty: bool) -> anyhow::Result<()> {
     let text = if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) };

@@ -105,6 +105,12 @@ pub fn read_ledger(path: &Path) -> Result<LedgerRead, LedgerError> {
     jsonl::read(path).map_err(|source| LedgerError { path: path.to_path_buf(), source })
 }
 
+/// Whether the ledger holds a decision row with this id.
+pub fn has_decision(path: &Path, id: &str) -> Result<bool, LedgerError> {
+    let read = read_ledger(path)?;
+    Ok(read.records.iter().any(|r| matches!(r, Row::Decision(d) if d.id == id)))
+}
+
 /// A fresh row id.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
