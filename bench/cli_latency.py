@@ -2,10 +2,13 @@
 """CLI latency: `decisions ask` end to end (process start to JSON on stdout) against a
 loopback System One stub, side by side with one `curl` of the same request to the same stub,
 plus the no-provider path, and `decisions hook claude-code` on its silent path (a project with
-no permission.json) and deciding against the same stub. Runs are interleaved so machine noise hits both alike; the figure
+no permission.json) and deciding against the same stub. Runs are interleaved, in a fresh order each round, so machine noise hits all alike; the figure
 that matters is the ratio of medians.
 
-    python3 bench/cli_latency.py [--runs N]
+    python3 bench/cli_latency.py [--runs N] [--dynamic-baseline]
+
+With --dynamic-baseline it also times the no-provider path of a dynamically linked build, the
+link mode before .cargo/config.toml made the binary static.
 
 Builds the release binaries first. Talks only to 127.0.0.1.
 """
@@ -13,6 +16,7 @@ import argparse
 import json
 import os
 import pathlib
+import random
 import shutil
 import statistics
 import subprocess
@@ -21,7 +25,6 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BIN = ROOT / "target" / "release"
 
 CATALOG = json.loads((ROOT / "templates" / "decisions" / "permission.json").read_text())
 STATE = {"command": "rm -rf build/", "cwd": "/work/project"}
@@ -56,6 +59,22 @@ def timed(cmd, env, cwd, stdin=None):
         return took, f.read()
 
 
+def build(packages=("decisions-cli", "stub"), env=None, target_dir=None):
+    """Build release binaries and return the directory cargo put them in (it depends on the
+    target set in .cargo/config.toml)."""
+    cmd = ["cargo", "build", "--release", "-q", "--message-format=json"]
+    for p in packages:
+        cmd += ["-p", p]
+    if target_dir:
+        cmd += ["--target-dir", str(target_dir)]
+    out = subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+    exes = [m["executable"] for m in map(json.loads, out.splitlines())
+            if m.get("reason") == "compiler-artifact" and m.get("executable")]
+    dirs = {pathlib.Path(e).parent for e in exes}
+    assert len(dirs) == 1, exes
+    return dirs.pop()
+
+
 def summary(xs):
     xs = sorted(xs)
     return {"median_ms": round(statistics.median(xs), 3), "p90_ms": round(xs[int(len(xs) * 0.9) - 1], 3),
@@ -65,10 +84,20 @@ def summary(xs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=300)
+    ap.add_argument("--dynamic-baseline", action="store_true",
+                    help="also build `decisions` linked dynamically (the link mode before"
+                         " .cargo/config.toml made it static; a separate target dir, a full release"
+                         " build) and time its no-provider path in the same run")
     args = ap.parse_args()
     if shutil.which("curl") is None:
         sys.exit("curl is needed as the baseline")
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "decisions-cli", "-p", "stub"], cwd=ROOT, check=True)
+    BIN = build()
+    dynamic = None
+    if args.dynamic_baseline:
+        # A RUSTFLAGS in the environment replaces the config's flags; build.rs then links the
+        # fixed-address dynamic executable this project shipped before.
+        flags = dict(os.environ, RUSTFLAGS="-C target-feature=-crt-static")
+        dynamic = build(["decisions-cli"], flags, ROOT / "target" / "dynamic-baseline") / "decisions"
 
     work = pathlib.Path(tempfile.mkdtemp())
     (work / "answers.json").write_text(json.dumps(ANSWERS))
@@ -125,25 +154,39 @@ def main():
         _, out = timed(hook, env, project, hook_stub_input)
         assert out == b"", out  # score 1.15: the hook stays out of the way
 
-        samples = {"decisions ask (stub)": [], "curl (stub)": [], "decisions ask (no provider)": [],
-                   "hook, silent (no permission.json)": [], "hook, decision (stub)": [], "true": []}
+        # name -> (command, working directory, stdin)
+        runs = {"decisions ask (stub)": (ask, project, None), "curl (stub)": (curl, project, None),
+                "decisions ask (no provider)": (ask, bare, None),
+                "hook, silent (no permission.json)": (hook, silent, hook_silent_input),
+                "hook, decision (stub)": (hook, project, hook_stub_input),
+                "true": ([shutil.which("true")], bare, None)}
+        if dynamic:
+            runs["ask (no provider), dynamic link"] = ([str(dynamic)] + ask[1:], bare, None)
+            _, out = timed(runs["ask (no provider), dynamic link"][0], env, bare)
+            assert json.loads(out)["answers"]["destructive"]["reason"] == "no_provider", out
         for _ in range(10):  # warm-up
             timed(ask, env, project), timed(curl, env, project)
+        # What ran just before moves a run's time on this machine, so each round runs them all
+        # in a fresh order (seeded: the same orders every time).
+        order, rng = list(runs), random.Random(1)
+        samples = {name: [] for name in runs}
         for _ in range(args.runs):
-            samples["decisions ask (stub)"].append(timed(ask, env, project)[0])
-            samples["curl (stub)"].append(timed(curl, env, project)[0])
-            samples["decisions ask (no provider)"].append(timed(ask, env, bare)[0])
-            samples["hook, silent (no permission.json)"].append(timed(hook, env, silent, hook_silent_input)[0])
-            samples["hook, decision (stub)"].append(timed(hook, env, project, hook_stub_input)[0])
-            samples["true"].append(timed([shutil.which("true"), "true"][:1], env, bare)[0])
+            rng.shuffle(order)
+            for name in order:
+                cmd, cwd, stdin = runs[name]
+                samples[name].append(timed(cmd, env, cwd, stdin)[0])
         result = {name: summary(xs) for name, xs in samples.items()}
         ratio = result["decisions ask (stub)"]["median_ms"] / result["curl (stub)"]["median_ms"]
-        print(f"runs: {args.runs} each, interleaved")
+        print(f"runs: {args.runs} each, interleaved in a shuffled order")
         for name, s in result.items():
-            print(f"{name:30} median {s['median_ms']:7.3f} ms   p90 {s['p90_ms']:7.3f} ms   min {s['min_ms']:7.3f} ms")
+            print(f"{name:34} median {s['median_ms']:7.3f} ms   p90 {s['p90_ms']:7.3f} ms   min {s['min_ms']:7.3f} ms")
         print(f"ratio decisions/curl (median): {ratio:.3f}  (target <= 1.0)")
         print(f"no-provider median: {result['decisions ask (no provider)']['median_ms']:.3f} ms  (target < 2 ms;"
               f" process spawn floor, `true`: {result['true']['median_ms']:.3f} ms)")
+        if dynamic:
+            d = result["ask (no provider), dynamic link"]["median_ms"]
+            print(f"no-provider, static / dynamic link (median): "
+                  f"{result['decisions ask (no provider)']['median_ms'] / d:.3f}")
         print(f"hook silent median: {result['hook, silent (no permission.json)']['median_ms']:.3f} ms  (target < 5 ms)")
     finally:
         stub.kill()

@@ -86,6 +86,19 @@ fn an_answer_prints_the_contract_shape() {
     assert_eq!(out["answers"]["effort"]["choice"], "high");
 }
 
+/// The binary is linked statically (.cargo/config.toml); its resolver must still turn a host
+/// name into an address, as it will for every real provider's endpoint.
+#[test]
+fn an_endpoint_named_by_host_name_is_reached() {
+    let stub = Stub::start(vec![Reply::json(&answers())]);
+    let endpoint = stub.url("/v1/systemone").replace("127.0.0.1", "localhost");
+    let (dir, _leo) = project(Some(&endpoint));
+    let r = run(decisions(dir.path()).args(ASK).arg("{\"item\": \"x\"}"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["answers"]["effort"]["choice"], "high", "{}", r.stdout);
+    assert_eq!(stub.requests().len(), 1);
+}
+
 #[test]
 fn every_decision_outcome_exits_0_with_one_object() {
     // no_provider
