@@ -206,18 +206,17 @@ fn the_project_is_found_from_the_hook_cwd_in_a_subdirectory() {
 }
 
 #[test]
-fn a_stalled_filesystem_cannot_hold_the_hook_past_its_deadline() {
-    // config.json is a FIFO nobody writes: reading it blocks for ever, as a hung mount would.
+fn a_fifo_config_is_refused_not_waited_on() {
+    // config.json is a FIFO nobody writes: reading it would block for ever.
     let (_dir, root) = project(None, true);
     let fifo = root.join(".leopold/decisions/config.json");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
     assert!(made.success());
     let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), Some("200"));
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
-    assert!(r.took < Duration::from_millis(200 + 250 + 100), "took {:?}", r.took);
-    let ev = events(&root);
-    assert_eq!(names(&ev), ["decision_timeout"]);
-    assert!(ev[0]["reason"].as_str().unwrap_or("").contains("200ms + 250ms grace"), "{}", ev[0]);
+    // No provider, so silent; had the read waited, the deadline would have logged a timeout.
+    assert_eq!(names(&events(&root)), Vec::<&str>::new());
+    assert!(fifo.exists(), "the FIFO is left where it was");
 }
 
 #[test]

@@ -150,6 +150,47 @@ fn a_malformed_config_is_never_clobbered() {
     assert!(r.stdout.contains("is malformed, so it configures no provider"), "{}", r.stdout);
 }
 
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+}
+
+#[test]
+fn a_fifo_where_a_file_belongs_is_named_and_never_read_or_replaced() {
+    // Nobody writes these FIFOs: reading one would wait for ever.
+    let s = sandbox();
+    let dir = s.project.join(".leopold/decisions");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    mkfifo(&dir.join("config.json"));
+    mkfifo(&dir.join("piped.json"));
+    let r = s.run(&["install", "--provider", "jev"], &[]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("config.json is not a regular file"), "{}", r.stderr);
+    assert!(r.stderr.contains("hint: move it aside"), "{}", r.stderr);
+    let r = s.run(&["doctor"], &[]);
+    assert_eq!(r.code, 0);
+    for line in [
+        "is malformed, so it configures no provider: not a regular file",
+        "decisions catalog      piped.json: not a regular file",
+    ] {
+        assert!(r.stdout.contains(line), "missing {line:?} in\n{}", r.stdout);
+    }
+    assert!(std::fs::symlink_metadata(dir.join("config.json")).is_ok_and(|m| !m.is_file()), "replaced");
+}
+
+#[test]
+fn doctor_counts_judgments_as_it_counts_ledger_rows() {
+    let s = sandbox();
+    let ledger = s.project.join("judgments.jsonl");
+    let good = json!({"id": "j1", "project": "p", "decided_at": "2026-01-01T00:00:00Z", "question": "q",
+                      "answer": "a", "rationale": "", "card_ref": "c", "tags": []});
+    std::fs::write(&ledger, format!("{good}\n{{\"torn\": \n\n{good}\n")).expect("write");
+    s.run(&["install", "--provider", "jev"], &[]);
+    let r = s.run(&["doctor"], &[("HARNESS_JUDGMENT_LEDGER", ledger.to_str().unwrap_or_default())]);
+    let want = format!("decisions judgments    2 rows, 1 unreadable ({})", ledger.display());
+    assert!(r.stdout.lines().any(|l| l == want), "missing {want:?} in\n{}", r.stdout);
+}
+
 #[test]
 fn catalogs_are_copied_without_overwriting_any() {
     let s = sandbox();

@@ -53,6 +53,9 @@ pub struct Request<'a> {
     pub state: Value,
     /// The project's `.leopold` directory; the nearest one above the working directory when unset.
     pub leo_dir: Option<PathBuf>,
+    /// The project's config.json as the caller already read it ([`load_config`]); read from
+    /// `leo_dir` when unset.
+    pub config: Option<ConfigFile>,
     /// An explicit provider.
     pub provider: Option<ProviderChoice>,
     /// The whole ask's budget, overriding the descriptor's `timeout_ms`.
@@ -196,7 +199,14 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
     };
 
     // 2. The provider.
-    let config = leo_dir.as_deref().map_or(ConfigFile::Missing, load_config);
+    let read;
+    let config = match &request.config {
+        Some(c) => c,
+        None => {
+            read = leo_dir.as_deref().map_or(ConfigFile::Missing, load_config);
+            &read
+        }
+    };
     let (descriptor, source) = match &request.provider {
         Some(ProviderChoice::Descriptor(d)) => (d.clone(), Source::Explicit),
         other => {
@@ -204,9 +214,9 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
                 Some(ProviderChoice::Name(n)) => Some(n.as_str()),
                 _ => None,
             };
-            let (name, source) = resolve_name(explicit, &config, &request.env);
+            let (name, source) = resolve_name(explicit, config, &request.env);
             if name == NONE {
-                let detail = match &config {
+                let detail = match config {
                     ConfigFile::Malformed { path, error } => {
                         format!("no provider configured ({} is malformed: {error})", path.display())
                     }
@@ -214,7 +224,7 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
                 };
                 return Outcome::failed(NONE, source, questions, FailureReason::NoProvider, detail);
             }
-            match descriptor_for(&name, &config) {
+            match descriptor_for(&name, config) {
                 Ok(d) => (d, source),
                 Err(DescriptorLookup::Missing(detail)) => {
                     return Outcome::failed(&name, source, questions, FailureReason::NoProvider, detail);
@@ -428,16 +438,22 @@ fn validate(
 
 /// Read a catalog document. `Err` is the detail of a `no_catalog` failure.
 pub fn load_catalog(catalog: Option<&CatalogRef>, leo_dir: Option<&std::path::Path>) -> Result<Value, String> {
-    let path = match catalog {
+    // A path is read as given (it may be a pipe: `--catalog <(...)`); a name is a file the
+    // project keeps, and anything else there is refused.
+    let (path, text) = match catalog {
         None => return Err("no catalog given".into()),
         Some(CatalogRef::Document(v)) => return Ok(v.clone()),
-        Some(CatalogRef::Path(p)) => p.clone(),
+        Some(CatalogRef::Path(p)) => (p.clone(), std::fs::read_to_string(p)),
         Some(CatalogRef::Name(n)) => match leo_dir {
-            Some(d) => catalog_path(d, n),
+            Some(d) => {
+                let path = catalog_path(d, n);
+                let text = crate::config::read_project_file(&path);
+                (path, text)
+            }
             None => return Err(format!("no catalog \"{n}\": no .leopold directory found")),
         },
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("no readable catalog at {}: {e}", path.display()))?;
+    let text = text.map_err(|e| format!("no readable catalog at {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("catalog {} is not JSON: {e}", path.display()))
 }
 

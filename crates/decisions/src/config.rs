@@ -106,10 +106,19 @@ pub fn config_path(leo_dir: &Path) -> PathBuf {
     leo_dir.join("decisions").join("config.json")
 }
 
+/// Read a file that a project keeps at a fixed place (config.json, a named catalog). Anything
+/// but a regular file there is refused rather than read: reading a FIFO would wait forever.
+pub(crate) fn read_project_file(path: &Path) -> std::io::Result<String> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    std::fs::read_to_string(path)
+}
+
 /// Read `<leo-dir>/decisions/config.json`.
 pub fn load_config(leo_dir: &Path) -> ConfigFile {
     let path = config_path(leo_dir);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match read_project_file(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ConfigFile::Missing,
         Err(e) => return ConfigFile::Malformed { path, error: e.to_string() },

@@ -118,6 +118,39 @@ fn a_malformed_config_is_no_provider_never_an_error() {
 }
 
 #[test]
+fn a_fifo_in_place_of_config_or_catalog_is_refused_not_waited_on() {
+    // Nobody writes these FIFOs: a read would block for ever.
+    let (_dir, leo) = project();
+    for name in ["config.json", "piped.json"] {
+        let made = std::process::Command::new("mkfifo").arg(leo.join("decisions").join(name)).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo {name}");
+    }
+    let d = ask(&request(&leo, &["effort"], None), ());
+    let (reason, detail) = only_reason(&d);
+    assert_eq!(reason, FailureReason::NoProvider);
+    assert!(detail.contains("config.json is malformed: not a regular file"), "{detail}");
+    let mut req = request(&leo, &["effort"], None);
+    req.catalog = Some(CatalogRef::Name("piped".into()));
+    let (reason, detail) = only_reason(&ask(&req, ()));
+    assert_eq!(reason, FailureReason::NoCatalog);
+    assert!(detail.contains("piped.json: not a regular file"), "{detail}");
+}
+
+#[test]
+fn a_config_the_caller_already_read_is_used_as_read() {
+    let stub = Stub::start(vec![Reply::json(&answers())]);
+    let (_dir, leo) = project();
+    // On disk: no provider. In hand: jev at the stub. The one in hand wins, as config.
+    let held = json!({"version": "decisions/1.0", "provider": "jev",
+                      "providers": {"jev": descriptor_json("jev", &stub.url("/v1/systemone"))}});
+    let mut req = request(&leo, &["effort"], None);
+    req.config = Some(decisions::ConfigFile::Loaded(serde_json::from_value(held).expect("config")));
+    let d = ask(&req, ());
+    assert_eq!((d.provider.as_str(), d.source, d.usable), ("jev", Source::Config, true));
+    assert_eq!(stub.requests().len(), 1);
+}
+
+#[test]
 fn a_configured_name_with_no_descriptor_is_no_provider_naming_it() {
     let (_dir, leo) = project();
     config(&leo, "acme", json!({}));

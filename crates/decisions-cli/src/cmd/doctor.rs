@@ -30,7 +30,7 @@ pub struct Facts {
     pub key_set: Option<bool>,
     pub catalogs: Vec<(String, Result<usize, String>)>,
     pub ledger: Option<(usize, usize)>,
-    pub judgments: Option<(PathBuf, usize)>,
+    pub judgments: Option<(PathBuf, usize, usize)>,
 }
 
 impl Facts {
@@ -61,13 +61,13 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
     let catalogs = leo.as_deref().map(|l| catalogs(l, against.as_ref())).unwrap_or_default();
     let ledger = leo.as_deref().and_then(|l| {
         let path = decisions::ledger::ledger_path(l);
-        path.exists()
+        path.is_file()
             .then(|| decisions::ledger::read_ledger(&path).map(|r| (r.records.len(), r.skipped)).unwrap_or((0, 0)))
     });
     let judgments = std::env::current_dir().ok().and_then(|cwd| {
         let path = decisions::judgment::judgment_path(&env, &cwd);
-        let bytes = std::fs::read(&path).ok()?;
-        Some((path, bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count()))
+        let (rows, skipped) = path.is_file().then(|| decisions::judgment::count(&path).ok().flatten())??;
+        Some((path, rows, skipped))
     });
     Facts {
         payload,
@@ -98,10 +98,13 @@ fn catalogs(leo: &Path, provider: Option<&decisions::Descriptor>) -> Vec<(String
     names
         .into_iter()
         .map(|name| {
-            let status = match super::read_json(&dir.join(&name)) {
-                Err(super::JsonFileError::Read(e)) => Err(format!("unreadable: {e}")),
-                Err(super::JsonFileError::Parse(_)) => Err("not JSON".to_string()),
-                Ok(doc) => match provider {
+            let path = dir.join(&name);
+            // Reading a FIFO would wait for a writer that may never come.
+            let status = match path.is_file().then(|| super::read_json(&path)) {
+                None => Err("not a regular file".to_string()),
+                Some(Err(super::JsonFileError::Read(e))) => Err(format!("unreadable: {e}")),
+                Some(Err(super::JsonFileError::Parse(_))) => Err("not JSON".to_string()),
+                Some(Ok(doc)) => match provider {
                     None => Ok(0),
                     Some(p) => decisions::validate_catalog(&doc, p)
                         .map(|c| c.questions.len())
@@ -149,12 +152,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             },
         );
     }
+    let unreadable = |n: usize| if n > 0 { format!(", {n} unreadable") } else { String::new() };
     if let Some((rows, skipped)) = f.ledger {
-        let extra = if skipped > 0 { format!(", {skipped} unreadable") } else { String::new() };
-        row("ledger", format!("{rows} rows{extra}"));
+        row("ledger", format!("{rows} rows{}", unreadable(skipped)));
     }
-    if let Some((path, rows)) = &f.judgments {
-        row("judgments", format!("{rows} rows ({})", path.display()));
+    if let Some((path, rows, skipped)) = &f.judgments {
+        row("judgments", format!("{rows} rows{} ({})", unreadable(*skipped), path.display()));
     }
     Ok(exit::OK)
 }

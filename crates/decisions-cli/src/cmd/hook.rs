@@ -127,21 +127,30 @@ fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
     };
     // No project, no permission.json or no provider: silent, and no network.
     let Some(leo) = out.project.clone() else { return out };
+    // Each file is read once: what decides whether to ask is what the ask uses.
     let catalog = decisions::catalog_path(&leo, permission::CATALOG);
-    if !catalog.is_file() || decisions::resolve_name(None, &decisions::load_config(&leo), env).0 == decisions::NONE {
+    if !catalog.is_file() {
         return out;
     }
+    let config = decisions::load_config(&leo);
+    if decisions::resolve_name(None, &config, env).0 == decisions::NONE {
+        return out;
+    }
+    // A catalog that does not read or parse is left for the ask to name as its failure.
+    let doc = std::fs::read_to_string(&catalog).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
+    let question = question_text(doc.as_ref());
     let request = Request {
-        catalog: Some(CatalogRef::Name(permission::CATALOG.into())),
+        catalog: Some(doc.map_or_else(|| CatalogRef::Name(permission::CATALOG.into()), CatalogRef::Document)),
         questions: vec![permission::QUESTION.into()],
         state: json!({"command": command, "cwd": cwd.as_ref().map(|c| c.display().to_string())}),
         leo_dir: Some(leo),
+        config: Some(config),
         timeout_ms: Some(budget_ms),
         ..Request::default()
     };
     let decision = decisions::ask(&request, ());
     out.events.extend(decision.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)));
-    match permission::verdict(&decision, &question_text(&catalog)) {
+    match permission::verdict(&decision, &question) {
         Verdict::Deny { score, reason, .. } => {
             let cut: String = command.chars().take(COMMAND_MAX).collect();
             out.events.push(
@@ -179,10 +188,8 @@ fn project(cwd: Option<&Path>, env: &Env) -> Option<PathBuf> {
 }
 
 /// The question as the catalog words it, for the denial to quote.
-fn question_text(catalog: &Path) -> String {
-    let doc = std::fs::read_to_string(catalog).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
-    let instructions =
-        doc.as_ref().and_then(|d| d.pointer(&format!("/questions/{}/instructions", permission::QUESTION)));
+fn question_text(doc: Option<&Value>) -> String {
+    let instructions = doc.and_then(|d| d.pointer(&format!("/questions/{}/instructions", permission::QUESTION)));
     match instructions {
         Some(Value::String(s)) => s.clone(),
         Some(v) => v.get("question").and_then(Value::as_str).unwrap_or(permission::QUESTION).to_string(),

@@ -72,7 +72,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let seeded = match (&decisions_dir, &provider) {
         (Some(dir), Some(p)) => {
             let path = dir.join("config.json");
-            let existing = std::fs::read_to_string(&path).ok();
+            // Only a config that is not there is seeded afresh: one that cannot be read is
+            // never replaced.
+            let existing = match std::fs::metadata(&path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Ok(m) if !m.is_file() => {
+                    return Err(CliError::fail(format!("{} is not a regular file", path.display()))
+                        .hint("move it aside and run install again")
+                        .into());
+                }
+                _ => Some(
+                    std::fs::read_to_string(&path)
+                        .map_err(|e| CliError::fail(format!("cannot read {}: {e}", path.display())))?,
+                ),
+            };
             let text = seed_config(existing.as_deref(), &path, p).map_err(|e| CliError::fail(e.to_string()))?;
             Some((path, existing, text, p.clone()))
         }

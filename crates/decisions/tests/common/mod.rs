@@ -74,6 +74,7 @@ pub fn request(leo: &Path, questions: &[&str], provider: Option<ProviderChoice>)
         questions: questions.iter().map(|q| q.to_string()).collect(),
         state: json!({"item": "Rename a helper"}),
         leo_dir: Some(leo.to_path_buf()),
+        config: None,
         provider,
         timeout_ms: None,
         env: env(&[
