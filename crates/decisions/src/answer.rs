@@ -319,4 +319,30 @@ mod tests {
             assert_eq!(serde_json::to_value(r).ok(), Some(Value::from(r.as_str())));
         }
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Confidence from any distribution is in [0, 1]: 0 when flat, 1 when one outcome has
+        /// it all, and it grows with the peak.
+        #[test]
+        fn confidence_from_a_distribution_is_a_unit_that_grows_with_the_peak(
+            weights in prop::collection::vec(0.0f64..100.0, 2..8),
+        ) {
+            let total: f64 = weights.iter().sum();
+            prop_assume!(total > 0.0);
+            let ps: Vec<f64> = weights.iter().map(|w| w / total).collect();
+            let c = confidence_from(&probs(&ps));
+            prop_assert!(c.is_some_and(|c| (0.0..=1.0).contains(&c)), "{c:?}");
+            let n = ps.len();
+            prop_assert!(confidence_from(&probs(&vec![1.0 / n as f64; n])).is_some_and(|c| c.abs() < 1e-9));
+            let mut sharp = vec![0.0; n];
+            sharp[0] = 1.0;
+            prop_assert_eq!(confidence_from(&probs(&sharp)), Some(1.0));
+            // Moving mass from the others to the peak never lowers confidence.
+            let top = (0..n).fold(0, |b, i| if ps[i] > ps[b] { i } else { b });
+            let sharper: Vec<f64> = ps.iter().enumerate().map(|(i, p)| if i == top { p + (1.0 - p) / 2.0 } else { p / 2.0 }).collect();
+            prop_assert!(confidence_from(&probs(&sharper)) >= c);
+        }
+    }
 }

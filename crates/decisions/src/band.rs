@@ -123,4 +123,50 @@ mod tests {
             assert_eq!(band_of(&t, Some(c), Some(Direction::Lower)), plain);
         }
     }
+
+    use proptest::prelude::*;
+
+    fn rank(b: Band) -> u8 {
+        match b {
+            Band::Floor => 0,
+            Band::Escalate => 1,
+            Band::Act => 2,
+        }
+    }
+
+    proptest! {
+        /// More certainty never lowers the band, in either direction; the band is exactly where
+        /// the certainty falls against the floor and the bar in force.
+        #[test]
+        fn the_band_follows_the_bars(
+            floor in 0.0f64..=1.0,
+            act in 0.0f64..=1.0,
+            raise in prop::option::of(0.0f64..=1.0),
+            lower in prop::option::of(0.0f64..=1.0),
+            lo in 0.0f64..=1.0,
+            hi in 0.0f64..=1.0,
+            direction in prop::option::of(prop_oneof![Just(Direction::Raise), Just(Direction::Lower)]),
+        ) {
+            let act = act.max(floor);
+            let t = Thresholds {
+                floor,
+                escalate: floor,
+                act,
+                act_raise: raise.map(|r| r.max(floor)),
+                act_lower: lower.map(|l| l.max(floor)),
+            };
+            let (lo, hi) = (lo.min(hi), lo.max(hi));
+            let (a, b) = (band_of(&t, Some(lo), direction), band_of(&t, Some(hi), direction));
+            prop_assert!(rank(a) <= rank(b), "{lo} -> {a:?}, {hi} -> {b:?}");
+            let bar = match direction {
+                Some(Direction::Raise) => t.act_raise.unwrap_or(act),
+                Some(Direction::Lower) => t.act_lower.unwrap_or(act),
+                None => act,
+            };
+            let want = if hi < floor { Band::Floor } else if hi >= bar { Band::Act } else { Band::Escalate };
+            prop_assert_eq!(b, want);
+            prop_assert_eq!(band_of(&t, None, direction), Band::Floor);
+            prop_assert_eq!(band_of(&t, Some(f64::NAN), direction), Band::Floor);
+        }
+    }
 }

@@ -158,4 +158,33 @@ mod tests {
         assert_eq!((r.records.len(), r.skipped), (0, 0));
         assert!(!path.exists());
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Cut into one chunk per core, a buffer yields exactly the lines it yields whole, in
+        /// order: long lines, blank lines and a missing last newline included.
+        #[test]
+        fn parallel_lines_are_the_lines(
+            shape in prop::collection::vec((0usize..300_000, 0u8..4), 1..40),
+            last_newline: bool,
+        ) {
+            let mut bytes = Vec::new();
+            for (i, (len, kind)) in shape.iter().enumerate() {
+                match kind {
+                    0 => bytes.extend(std::iter::repeat_n(b' ', len % 3)),
+                    _ => bytes.extend(format!("{{\"n\":{i},\"pad\":\"{}\"}}", "x".repeat(*len)).bytes()),
+                }
+                bytes.push(b'\n');
+            }
+            if !last_newline {
+                bytes.pop();
+            }
+            let whole: Vec<&[u8]> = lines(&bytes).collect();
+            let parts: Vec<&[u8]> = par_lines(&bytes, |c| lines(c).collect::<Vec<_>>()).concat();
+            prop_assert_eq!(parts, whole);
+        }
+    }
 }

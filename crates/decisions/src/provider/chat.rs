@@ -297,4 +297,83 @@ mod tests {
         let tokens = [tok("{\"answer\":\"low\"}", 0.0, &[])];
         assert_eq!(distribution(r#"{"answer":"high"}"#, &tokens, &opts(&["low", "high"])), None);
     }
+
+    use proptest::prelude::*;
+
+    /// Options that often share leading characters (and one that is not ASCII), distinct.
+    fn options() -> impl Strategy<Value = Vec<String>> {
+        prop::collection::btree_set("[xhé]{1,4}", 2..5).prop_map(|s| s.into_iter().collect())
+    }
+
+    /// `text` cut into tokens at the given char positions.
+    fn cut(text: &str, at: &[usize]) -> Vec<String> {
+        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let mut cuts: Vec<usize> = at.iter().map(|i| bounds[i % bounds.len()]).chain([0, text.len()]).collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts.windows(2).map(|w| text[w[0]..w[1]].to_string()).collect()
+    }
+
+    proptest! {
+        /// However the answer is cut into tokens and whatever alternatives come with them, the
+        /// reading is a distribution over exactly the options that gives the sampled one mass,
+        /// or unusable. Never a panic.
+        #[test]
+        fn any_tokenisation_gives_a_distribution_or_none(
+            allowed in options(),
+            pick in any::<prop::sample::Index>(),
+            spaced: bool,
+            at in prop::collection::vec(0usize..64, 0..8),
+            lps in prop::collection::vec(-6.0f64..=0.0, 16),
+            alts in prop::collection::vec((any::<prop::sample::Index>(), 0usize..4, 1usize..5, -8.0f64..=0.0), 0..12),
+        ) {
+            let chosen = pick.get(&allowed).clone();
+            let content = format!("{{\"answer\":{}\"{chosen}\"}}", if spaced { " " } else { "" });
+            let pieces = cut(&content, &at);
+            // Each token's alternatives are other ways to go on from where it starts: the text
+            // before the value that the token holds, then a piece of some option from the same
+            // place, sometimes with its closing quote. So they often compete with the sample.
+            let value_at = content.len() - chosen.len() - 2;
+            let mut offset = 0;
+            let mut tokens = Vec::new();
+            for (i, t) in pieces.iter().enumerate() {
+                let lead = content.get(offset..value_at.max(offset)).unwrap_or("");
+                let into = content.get(value_at..offset.max(value_at)).map_or(0, |s| s.chars().count());
+                let top: Vec<(String, f64)> = alts
+                    .iter()
+                    .skip(i % 2)
+                    .step_by(2)
+                    .map(|(j, quoted, len, lp)| {
+                        let piece: String = j.get(&allowed).chars().skip(into).take(*len).collect();
+                        let close = if *quoted % 2 == 0 { "\"" } else { "" };
+                        (format!("{lead}{piece}{close}"), *lp)
+                    })
+                    .collect();
+                let top: Vec<(&str, f64)> = top.iter().map(|(a, l)| (a.as_str(), *l)).collect();
+                tokens.push(tok(t, lps[i % lps.len()], &top));
+                offset += t.len();
+            }
+            if let Some(d) = distribution(&content, &tokens, &allowed) {
+                let keys: Vec<&String> = d.0.iter().map(|(k, _)| k).collect();
+                prop_assert_eq!(keys, allowed.iter().collect::<Vec<_>>());
+                prop_assert!(d.values().all(|p| p.is_finite() && (0.0..=1.0).contains(&p)), "{:?}", d);
+                prop_assert!((d.values().sum::<f64>() - 1.0).abs() < 1e-9, "{:?}", d);
+                prop_assert!(p(&d, &chosen) > 0.0, "{:?}", d);
+            }
+        }
+
+        /// With no alternatives offered, the sampled option takes all the mass, however cut.
+        #[test]
+        fn without_alternatives_the_sampled_option_is_certain(
+            allowed in options(),
+            pick in any::<prop::sample::Index>(),
+            at in prop::collection::vec(0usize..64, 0..8),
+        ) {
+            let chosen = pick.get(&allowed).clone();
+            let content = format!("{{\"answer\":\"{chosen}\"}}");
+            let tokens: Vec<Value> = cut(&content, &at).iter().map(|t| tok(t, -0.1, &[])).collect();
+            let d = distribution(&content, &tokens, &allowed);
+            prop_assert!(d.as_ref().is_some_and(|d| (p(d, &chosen) - 1.0).abs() < 1e-9), "{:?}", d);
+        }
+    }
 }

@@ -7,6 +7,9 @@ use crate::contract::{Question, QuestionKind};
 
 /// How far a distribution may sum from 1: providers round to about two decimals.
 const SUM_TOLERANCE: f64 = 0.02;
+/// Room for the float error of adding up the probabilities: four values rounded half up can
+/// sum to exactly 1.02, which is within tolerance, but adds up to 1.0200000000000002.
+const SUM_SLACK: f64 = 1e-9;
 
 /// The request body: exactly model, state and questions.
 pub(crate) fn request(model: &str, state: &Value, questions: &[&Question]) -> Value {
@@ -124,7 +127,7 @@ pub(crate) fn distribution(v: Option<&Value>, keys: &[String]) -> Result<Probabi
         out.push((k.clone(), p));
     }
     let sum: f64 = out.iter().map(|(_, p)| p).sum();
-    if (sum - 1.0).abs() > SUM_TOLERANCE {
+    if (sum - 1.0).abs() > SUM_TOLERANCE + SUM_SLACK {
         return Err(format!("probabilities sum to {sum:.4}, not 1"));
     }
     Ok(Probabilities(out))
@@ -132,4 +135,198 @@ pub(crate) fn distribution(v: Option<&Value>, keys: &[String]) -> Result<Probabi
 
 fn names(options: &[(String, Value)]) -> String {
     options.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::Thresholds;
+    use proptest::prelude::*;
+
+    fn question(id: &str, kind: QuestionKind) -> Question {
+        let thresholds = Thresholds { floor: 0.5, escalate: 0.65, act: 0.85, act_raise: None, act_lower: None };
+        Question { id: id.into(), instructions: json!("?"), kind, thresholds }
+    }
+
+    fn catalog() -> Vec<Question> {
+        vec![
+            question(
+                "pick",
+                QuestionKind::Choice { options: ["low", "mid", "high"].map(|o| (o.into(), Value::Null)).into() },
+            ),
+            question("grade", QuestionKind::Score { levels: vec![json!("a"), json!("b"), json!("c"), json!("d")] }),
+            question("yes", QuestionKind::Noul { criteria: None }),
+        ]
+    }
+
+    /// A distribution over `n` outcomes rounded to two decimals, as providers send them.
+    fn rounded(weights: &[u32]) -> Vec<f64> {
+        let total: u32 = weights.iter().sum::<u32>().max(1);
+        weights.iter().map(|w| (f64::from(*w) / f64::from(total) * 100.0).round() / 100.0).collect()
+    }
+
+    /// What a well-behaved provider answers for each question, from raw weights.
+    fn honest(q: &Question, weights: &[u32], noul: f64, with_confidence: bool) -> Value {
+        let keys = q.kind.outcomes();
+        let ps = rounded(&weights[..keys.len().min(weights.len())]);
+        let probs: Map<String, Value> = keys.iter().cloned().zip(ps.iter().map(|p| json!(p))).collect();
+        let mut a = match &q.kind {
+            QuestionKind::Noul { .. } => json!({"type": "noul", "noul": noul}),
+            QuestionKind::Choice { .. } => {
+                let top = (0..ps.len()).fold(0, |b, i| if ps[i] > ps[b] { i } else { b });
+                json!({"type": "choice", "choice": keys[top], "probabilities": probs})
+            }
+            QuestionKind::Score { .. } => {
+                let e: f64 = ps.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
+                json!({"type": "score", "score": (e * 100.0).round() / 100.0, "probabilities": probs})
+            }
+        };
+        if with_confidence && !matches!(q.kind, QuestionKind::Noul { .. }) {
+            a["confidence"] = json!(0.5);
+        }
+        a
+    }
+
+    /// Any JSON a broken provider might send, a few levels deep.
+    fn junk() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<f64>().prop_map(|x| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)),
+            (-3i64..5).prop_map(Value::from),
+            prop::sample::select(vec!["low", "mid", "high", "0", "3", "choice", "score", "noul", ""])
+                .prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            let keys = prop::sample::select(vec![
+                "type",
+                "choice",
+                "score",
+                "noul",
+                "probabilities",
+                "confidence",
+                "low",
+                "mid",
+                "high",
+                "0",
+                "1",
+                "2",
+                "3",
+                "4",
+            ]);
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(keys, inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            ]
+        })
+    }
+
+    /// One field of an honest answer replaced by junk, or removed.
+    fn mutate(mut a: Value, field: &str, with: Option<Value>) -> Value {
+        if let Some(o) = a.as_object_mut() {
+            match with {
+                Some(v) => o.insert(field.into(), v),
+                None => o.remove(field),
+            };
+        }
+        a
+    }
+
+    fn invariants_hold(q: &Question, a: &Answer) -> Result<(), String> {
+        let check = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("{}: {what}: {a:?}", q.id)) };
+        match (&q.kind, &a.value) {
+            (QuestionKind::Noul { .. }, AnswerValue::Noul(p)) => {
+                check((0.0..=1.0).contains(p), "noul in [0, 1]")?;
+                check(a.confidence.is_none() && a.probabilities.is_none(), "a noul has no confidence")
+            }
+            (QuestionKind::Choice { .. } | QuestionKind::Score { .. }, value) => {
+                let probs = a.probabilities.as_ref().ok_or("no probabilities")?;
+                let keys: Vec<&str> = probs.0.iter().map(|(k, _)| k.as_str()).collect();
+                check(
+                    keys == q.kind.outcomes().iter().map(String::as_str).collect::<Vec<_>>(),
+                    "keyed by the outcomes",
+                )?;
+                check(probs.values().all(|p| p.is_finite() && (0.0..=1.0).contains(&p)), "each in [0, 1]")?;
+                check((probs.values().sum::<f64>() - 1.0).abs() <= SUM_TOLERANCE + SUM_SLACK, "sums to 1")?;
+                check(a.confidence.is_some_and(|c| (0.0..=1.0).contains(&c)), "confidence in [0, 1]")?;
+                match value {
+                    AnswerValue::Choice(c) => {
+                        let peak = probs.values().fold(0.0, f64::max);
+                        check(probs.get(c).is_some_and(|p| p + 1e-9 >= peak), "the choice is the most likely")
+                    }
+                    AnswerValue::Score { score, .. } => check((0.0..=3.0).contains(score), "score within 0..3"),
+                    AnswerValue::Noul(_) => check(false, "type as asked"),
+                }
+            }
+            _ => check(false, "type as asked"),
+        }
+    }
+
+    #[test]
+    fn a_sum_of_exactly_1_02_is_within_tolerance() {
+        // 0.135, 0.305, 0.495 and 0.065 rounded half up: 0.14 + 0.31 + 0.50 + 0.07 = 1.02.
+        let keys: Vec<String> = (0..4).map(|i| i.to_string()).collect();
+        let sent = json!({"0": 0.14, "1": 0.31, "2": 0.50, "3": 0.07});
+        assert!(distribution(Some(&sent), &keys).is_ok());
+        let over = json!({"0": 0.14, "1": 0.31, "2": 0.50, "3": 0.0701});
+        assert!(distribution(Some(&over), &keys).is_err());
+    }
+
+    proptest! {
+        /// Honest answers are taken whole; the model served is recorded.
+        #[test]
+        fn an_honest_provider_is_always_understood(
+            weights in prop::collection::vec(1u32..100, 4),
+            noul in 0.0f64..=1.0,
+            with_confidence: bool,
+        ) {
+            let qs = catalog();
+            let refs: Vec<&Question> = qs.iter().collect();
+            let sent: Map<String, Value> =
+                qs.iter().map(|q| (q.id.clone(), honest(q, &weights, noul, with_confidence))).collect();
+            let body = json!({"model": "jev-served", "answers": sent});
+            for (q, r) in qs.iter().zip(answers("jev", "jev-asked", &body, &refs)) {
+                let a = r.map_err(|f| TestCaseError::fail(format!("{:?}", f.detail)))?;
+                prop_assert_eq!(a.model.as_str(), "jev-served");
+                invariants_hold(q, &a).map_err(TestCaseError::fail)?;
+            }
+        }
+
+        /// Whatever comes back, one result per question: an answer that keeps every rule, or
+        /// `malformed` naming its question. Never a panic.
+        #[test]
+        fn a_broken_provider_gets_malformed_naming_the_question_never_a_panic(
+            weights in prop::collection::vec(0u32..100, 4),
+            noul in -0.5f64..1.5,
+            field in prop::sample::select(vec!["type", "choice", "score", "noul", "probabilities", "confidence"]),
+            replacement in prop::option::of(junk()),
+            victim in 0usize..3,
+            whole in prop::option::of(junk()),
+        ) {
+            let qs = catalog();
+            let refs: Vec<&Question> = qs.iter().collect();
+            let mut sent: Map<String, Value> =
+                qs.iter().map(|q| (q.id.clone(), honest(q, &weights, noul, false))).collect();
+            let id = qs[victim].id.clone();
+            let broken = match whole {
+                Some(v) => v,
+                None => mutate(sent[&id].clone(), field, replacement),
+            };
+            sent.insert(id, broken);
+            let body = json!({"answers": sent});
+            let results = answers("jev", "jev-asked", &body, &refs);
+            prop_assert_eq!(results.len(), qs.len());
+            for (q, r) in qs.iter().zip(results) {
+                match r {
+                    Ok(a) => invariants_hold(q, &a).map_err(TestCaseError::fail)?,
+                    Err(f) => {
+                        prop_assert_eq!(f.reason, FailureReason::Malformed);
+                        let detail = f.detail.unwrap_or_default();
+                        prop_assert!(detail.starts_with(&format!("question \"{}\": ", q.id)), "{}", detail);
+                    }
+                }
+            }
+        }
+    }
 }
