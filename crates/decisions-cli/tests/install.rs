@@ -240,6 +240,13 @@ fn doctor_and_status_report_without_showing_keys_or_catalog_text() {
     let r = s.run(&["doctor"], &[]);
     assert_eq!(r.code, 0);
     assert!(!r.stdout.contains("TOP-SECRET-PLAN"), "catalog text shown: {}", r.stdout);
+    // The sandbox's path as given and as the working directory resolves it (TMPDIR may be a link).
+    let root = s.home.parent().expect("sandbox root");
+    let real = std::fs::canonicalize(root).expect("canonical").display().to_string();
+    insta::assert_snapshot!(
+        "doctor",
+        r.stdout.replace(&real, "[SANDBOX]").replace(&root.display().to_string(), "[SANDBOX]")
+    );
     for line in [
         "decisions provider     jev (source: config)",
         "decisions calibration  calibrated",

@@ -138,3 +138,18 @@ fn an_unknown_provider_is_named() {
     assert!(r.stderr.contains("unknown provider \"acme\""), "{}", r.stderr);
     assert!(r.stderr.contains("hint: known providers: jev, openrouter, vercel, generic, none"), "{}", r.stderr);
 }
+
+/// The whole report, pinned: wording, order, and one problem a line.
+#[test]
+fn the_report_for_a_broken_catalog_reads_as_pinned() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let doc = json!({"version": "decisions/0.9",
+        "questions": {"a": choice(1), "b": {"type": "boolean", "instructions": "x"},
+                      "c": {"type": "score", "instructions": "", "criteria": ["only"]}},
+        "thresholds": {"a": {"floor": 0.9, "escalate": 0.5, "act": 0.6}, "c": {"floor": 0.5, "escalate": 0.6, "act": 1.5},
+                       "ghost": {"floor": 0, "escalate": 0, "act": 0}}});
+    write(&dir.path().join("bad.json"), &doc);
+    let r = run(decisions(dir.path()).args(["validate", "bad.json", "--provider", "jev"]));
+    assert_eq!(r.code, 1);
+    insta::assert_snapshot!(r.stdout);
+}

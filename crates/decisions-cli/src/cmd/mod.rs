@@ -22,27 +22,40 @@ use serde_json::Value;
 
 /// Ask a model typed questions with a deterministic fallback, and keep the contract honest
 #[derive(Debug, Parser)]
-#[command(name = "decisions", version, about, max_term_width = 100)]
+#[command(name = "decisions", version, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
 /// Each subcommand's arguments are built only when it is the one run: a hook pays for `hook`.
+/// So the short lines the command list shows are here; each `Args` carries its full help.
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 enum Command {
+    /// Ask a catalog's questions about a state; print the decision as one JSON object
     Ask(ask::Args),
+    /// Check a catalog against the contract and a provider
     Validate(validate::Args),
+    /// Print the catalog JSON Schema
     Schema(schema::Args),
+    /// Print the provider templates
     Providers(providers::Args),
+    /// Record decisions and outcomes, propose bars, report calibration
     Ledger(ledger::Args),
+    /// Append, search and recall human judgments
     Judgment(judgment::Args),
+    /// Validate Decision Cards, recall past decisions into them, record answers
     Card(card::Args),
+    /// Install the payload and seed the project's config
     Install(install::Args),
+    /// Remove the payload; project files stay
     Remove(remove::Args),
+    /// Print the active provider and the catalogs on one line
     Status(status::Args),
+    /// Report what is installed and configured, one row a fact
     Doctor(doctor::Args),
+    /// Answer an agent's PreToolUse hook: deny a destructive shell command, else stay silent
     Hook(hook::Args),
 }
 
