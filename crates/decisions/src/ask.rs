@@ -11,7 +11,8 @@ use serde_json::Value;
 use crate::answer::{Answer, Failure, FailureReason, certainty_of};
 use crate::band::{Band, band_of};
 use crate::config::{
-    ConfigFile, DescriptorLookup, Env, Source, descriptor_for, find_leo_dir, load_config, resolve_name,
+    ConfigFile, DescriptorLookup, Env, Source, descriptor_for, find_leo_dir, load_config, read_project_file,
+    resolve_name,
 };
 use crate::contract::{Catalog, Question, validate_catalog};
 use crate::event::Event;
@@ -447,7 +448,7 @@ pub fn load_catalog(catalog: Option<&CatalogRef>, leo_dir: Option<&std::path::Pa
         Some(CatalogRef::Name(n)) => match leo_dir {
             Some(d) => {
                 let path = catalog_path(d, n);
-                let text = crate::config::read_project_file(&path);
+                let text = read_project_file(&path);
                 (path, text)
             }
             None => return Err(format!("no catalog \"{n}\": no .leopold directory found")),

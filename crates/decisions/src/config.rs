@@ -107,8 +107,9 @@ pub fn config_path(leo_dir: &Path) -> PathBuf {
 }
 
 /// Read a file that a project keeps at a fixed place (config.json, a named catalog). Anything
-/// but a regular file there is refused rather than read: reading a FIFO would wait forever.
-pub(crate) fn read_project_file(path: &Path) -> std::io::Result<String> {
+/// but a regular file there is refused rather than read, as `ErrorKind::InvalidInput`: reading
+/// a FIFO would wait forever.
+pub fn read_project_file(path: &Path) -> std::io::Result<String> {
     if !std::fs::metadata(path)?.is_file() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"));
     }

@@ -50,7 +50,7 @@ pub use ask::{CatalogCheck, CatalogRef, Decision, ProviderChoice, Request, ask, 
 pub use band::{Band, Direction, band_of};
 pub use config::{
     Config, ConfigFile, DescriptorLookup, Env, PROVIDER_ENV, Source, config_path, descriptor_for, find_leo_dir,
-    git_root, load_config, resolve_name,
+    git_root, load_config, read_project_file, resolve_name,
 };
 pub use contract::{
     CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, Catalog, CatalogError, NOUL_CRITERIA_KEYS,

@@ -66,7 +66,7 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
     });
     let judgments = std::env::current_dir().ok().and_then(|cwd| {
         let path = decisions::judgment::judgment_path(&env, &cwd);
-        let (rows, skipped) = path.is_file().then(|| decisions::judgment::count(&path).ok().flatten())??;
+        let (rows, skipped) = path.is_file().then(|| decisions::judgment::count(&path).ok())??;
         Some((path, rows, skipped))
     });
     Facts {

@@ -137,10 +137,11 @@ fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
         return out;
     }
     // A catalog that does not read or parse is left for the ask to name as its failure.
-    let doc = std::fs::read_to_string(&catalog).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
+    let by_name = CatalogRef::Name(permission::CATALOG.into());
+    let doc = decisions::load_catalog(Some(&by_name), Some(&leo)).ok();
     let question = question_text(doc.as_ref());
     let request = Request {
-        catalog: Some(doc.map_or_else(|| CatalogRef::Name(permission::CATALOG.into()), CatalogRef::Document)),
+        catalog: Some(doc.map_or(by_name, CatalogRef::Document)),
         questions: vec![permission::QUESTION.into()],
         state: json!({"command": command, "cwd": cwd.as_ref().map(|c| c.display().to_string())}),
         leo_dir: Some(leo),

@@ -74,17 +74,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let path = dir.join("config.json");
             // Only a config that is not there is seeded afresh: one that cannot be read is
             // never replaced.
-            let existing = match std::fs::metadata(&path) {
+            let existing = match decisions::read_project_file(&path) {
+                Ok(text) => Some(text),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Ok(m) if !m.is_file() => {
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
                     return Err(CliError::fail(format!("{} is not a regular file", path.display()))
                         .hint("move it aside and run install again")
                         .into());
                 }
-                _ => Some(
-                    std::fs::read_to_string(&path)
-                        .map_err(|e| CliError::fail(format!("cannot read {}: {e}", path.display())))?,
-                ),
+                Err(e) => return Err(CliError::fail(format!("cannot read {}: {e}", path.display())).into()),
             };
             let text = seed_config(existing.as_deref(), &path, p).map_err(|e| CliError::fail(e.to_string()))?;
             Some((path, existing, text, p.clone()))

@@ -248,17 +248,17 @@ fn rank(best: &mut Vec<(u32, Judgment)>) {
     best.truncate(MAX_RESULTS);
 }
 
-/// How many records the ledger holds and how many lines did not parse; `None` when there is
-/// no ledger file. The file is read on every core.
-pub fn count(path: &Path) -> std::io::Result<Option<(usize, usize)>> {
-    let Some(bytes) = jsonl::read_bytes(path)? else { return Ok(None) };
+/// How many records the ledger holds and how many lines did not parse (a missing file has
+/// none). The file is read on every core.
+pub fn count(path: &Path) -> std::io::Result<(usize, usize)> {
+    let Some(bytes) = jsonl::read_bytes(path)? else { return Ok((0, 0)) };
     let parts = jsonl::par_lines(&bytes, |chunk| {
         jsonl::lines(chunk).fold((0, 0), |(ok, bad), line| match serde_json::from_slice::<Judgment>(line) {
             Ok(_) => (ok + 1, bad),
             Err(_) => (ok, bad + 1),
         })
     });
-    Ok(Some(parts.into_iter().fold((0, 0), |(a, b), (c, d)| (a + c, b + d))))
+    Ok(parts.into_iter().fold((0, 0), |(a, b), (c, d)| (a + c, b + d)))
 }
 
 /// Past judgments similar to `question`, as a card shows them.
