@@ -184,14 +184,16 @@ fn other_tools_and_unreadable_input_allow_silently_with_an_event() {
 }
 
 #[test]
-fn a_denied_command_is_logged_cut_to_200_characters() {
+fn a_denied_command_is_logged_cut_to_200_characters_and_an_ellipsis() {
     let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
     let long = format!("rm -rf {}", "ü".repeat(300));
     hook("claude-code", &root, &claude_input(&root, "Bash", &long), None);
     let ev = events(&root);
     let denied = ev.iter().find(|e| e["event"] == "decision_denied").expect("denied");
-    assert_eq!(denied["command"].as_str().map(|c| c.chars().count()), Some(200));
+    let command = denied["command"].as_str().unwrap_or_default();
+    assert_eq!(command.chars().count(), 203);
+    assert!(command.ends_with("ü...") && command.starts_with("rm -rf ü"), "{command}");
 }
 
 #[test]
@@ -235,4 +237,183 @@ fn input_that_never_ends_cannot_hold_the_hook_past_its_deadline() {
     let status = child.wait().expect("wait");
     assert!(started.elapsed() < Duration::from_millis(200 + 250 + 100), "took {:?}", started.elapsed());
     assert!(status.success());
+}
+
+/// A lock on `path` held by this process, standing in for another process that holds it.
+fn held_lock(path: &Path) -> std::fs::File {
+    let f = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("open");
+    f.lock().expect("lock");
+    f
+}
+
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(made.success());
+}
+
+#[test]
+fn a_held_event_log_lock_cannot_hold_the_hook_past_its_deadline() {
+    // `flock -x .leopold/events.jsonl sleep 5` once held the hook for 4.7 s at a 300 ms budget.
+    let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    let log = root.join(".leopold/events.jsonl");
+    let lock = held_lock(&log);
+    let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), Some("300"));
+    assert!(r.took < Duration::from_millis(300 + 250 + 150), "took {:?}", r.took);
+    assert!(r.stdout.contains("\"deny\""), "the agent still gets its answer: {}", r.stdout);
+    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("not logged") && r.stderr.contains("events.jsonl"), "{}", r.stderr);
+    drop(lock);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(events(&root).is_empty(), "what was skipped never lands later");
+}
+
+#[test]
+fn a_fifo_event_log_cannot_hold_the_hook_and_is_left_alone() {
+    let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    let log = root.join(".leopold/events.jsonl");
+    mkfifo(&log);
+    let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), Some("300"));
+    assert!(r.took < Duration::from_millis(300 + 250 + 150), "took {:?}", r.took);
+    assert!(r.stdout.contains("\"deny\""), "{}", r.stdout);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    assert!(std::fs::metadata(&log).map(|m| !m.is_file()).unwrap_or(false), "the FIFO is still there");
+}
+
+#[test]
+fn a_ten_megabyte_tool_name_is_clipped_in_the_event_log() {
+    // One fuzz run once wrote 245 MB of events from inputs like this.
+    let (_dir, root) = project(None, true);
+    let mut input: Value = serde_json::from_str(&claude_input(&root, "Bash", "ls")).expect("json");
+    input["tool_name"] = json!("T".repeat(10 << 20));
+    input["hook_event_name"] = json!("PreToolUse");
+    let r = hook("claude-code", &root, &input.to_string(), None);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    let ev = events(&root);
+    assert_eq!(names(&ev), ["decision_skipped"]);
+    let size = std::fs::metadata(root.join(".leopold/events.jsonl")).map(|m| m.len()).unwrap_or(u64::MAX);
+    assert!(size < 400, "one small line, not {size} bytes");
+    let mut odd = input.clone();
+    odd["hook_event_name"] = json!("E".repeat(1 << 20));
+    odd["tool_name"] = json!("Bash");
+    hook("claude-code", &root, &odd.to_string(), None);
+    let size = std::fs::metadata(root.join(".leopold/events.jsonl")).map(|m| m.len()).unwrap_or(u64::MAX);
+    assert!(size < 800, "{size} bytes");
+}
+
+#[test]
+fn a_long_timed_out_command_is_clipped_too() {
+    let stub = Stub::start(vec![Reply::json(&score(3, 0.3))]);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    hook("claude-code", &root, &claude_input(&root, "Bash", &"x".repeat(1 << 20)), None);
+    let ev = events(&root);
+    let timeout = ev.iter().find(|e| e["event"] == "decision_timeout").expect("timeout");
+    assert_eq!(timeout["command"].as_str().map(str::len), Some(203));
+}
+
+/// The input Claude Code and Codex send a PermissionRequest hook.
+fn permission_request(cwd: &Path, command: &str) -> String {
+    json!({
+        "session_id": "0a1b2c3d4e5f6789",
+        "transcript_path": "/home/u/.claude/projects/p/s.jsonl",
+        "cwd": cwd,
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Run it"},
+        "permission_suggestions": []
+    })
+    .to_string()
+}
+
+#[test]
+fn a_permission_request_is_answered_in_its_own_shape_for_claude_code_and_codex() {
+    // A PreToolUse-shaped reply to a PermissionRequest is not read by that event.
+    for agent in ["claude-code", "codex"] {
+        let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
+        let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+        let r = hook(agent, &root, &permission_request(&root, "rm -rf ~"), None);
+        let out: Value = serde_json::from_str(r.stdout.trim()).expect("deny object");
+        assert_eq!(out["hookSpecificOutput"]["hookEventName"], "PermissionRequest", "{agent}");
+        assert_eq!(out["hookSpecificOutput"]["decision"]["behavior"], "deny", "{agent}");
+        let message = out["hookSpecificOutput"]["decision"]["message"].as_str().unwrap_or("");
+        assert!(message.contains("scored it 3 of 3"), "{agent}: {message}");
+        let keys: Vec<&String> = out["hookSpecificOutput"].as_object().map(|o| o.keys().collect()).unwrap_or_default();
+        assert_eq!(keys, ["hookEventName", "decision"], "{agent}: no field that event does not read");
+        // The same call as PreToolUse keeps the PreToolUse shape.
+        let r = hook(agent, &root, &claude_input(&root, "Bash", "rm -rf ~"), None);
+        let out: Value = serde_json::from_str(r.stdout.trim()).expect("deny object");
+        assert_eq!(out["hookSpecificOutput"]["hookEventName"], "PreToolUse", "{agent}");
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny", "{agent}");
+    }
+}
+
+#[test]
+fn an_event_that_cannot_carry_a_denial_is_skipped_silently() {
+    let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    let mut input: Value = serde_json::from_str(&claude_input(&root, "Bash", "rm -rf ~")).expect("json");
+    input["hook_event_name"] = json!("PostToolUse");
+    let r = hook("claude-code", &root, &input.to_string(), None);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    let r = hook("gemini", &root, &permission_request(&root, "rm -rf ~"), None);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert_eq!(names(&events(&root)), ["decision_skipped", "decision_skipped"]);
+    assert_eq!(stub.requests().len(), 0);
+}
+
+#[test]
+fn hook_events_carry_the_session_and_the_agent_id() {
+    let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    let mut input: Value = serde_json::from_str(&permission_request(&root, "rm -rf ~")).expect("json");
+    input["agent_id"] = json!("subagent-7");
+    hook("claude-code", &root, &input.to_string(), None);
+    let ev = events(&root);
+    assert_eq!(names(&ev), ["decision_asked", "decision_answered", "decision_denied"]);
+    for e in &ev {
+        assert_eq!((e["session"].clone(), e["agent_id"].clone()), (json!("0a1b2c3d"), json!("subagent-7")), "{e}");
+    }
+    // Without them, no such fields.
+    let (_dir2, other) = project(Some(&stub.url("/v1/systemone")), true);
+    let bare = json!({"cwd": other, "tool_name": "Bash", "tool_input": {"command": "rm -rf ~"}});
+    hook("claude-code", &other, &bare.to_string(), None);
+    assert!(events(&other).iter().all(|e| e.get("session").is_none() && e.get("agent_id").is_none()));
+}
+
+#[test]
+fn a_repeated_answer_key_never_denies() {
+    // Bad then good: read last-wins, this once denied.
+    let good = score(3, 0.95)["answers"]["destructive"].to_string();
+    let bad = score(0, 0.95)["answers"]["destructive"].to_string();
+    let body =
+        format!("{{\"model\": \"jev-1.13.0\", \"answers\": {{\"destructive\": {bad}, \"destructive\": {good}}}}}");
+    let stub = Stub::start(vec![Reply::status(200, &body)]);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), None);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    let ev = events(&root);
+    assert_eq!(names(&ev), ["decision_asked", "decision_failed", "decision_timeout"]);
+    assert!(ev[1]["detail"].as_str().unwrap_or("").contains("duplicate key \"destructive\""), "{}", ev[1]);
+}
+
+#[test]
+fn a_key_across_the_clip_never_reaches_the_event_log() {
+    // 253 filler characters then the key, in a 401: once 47 of 48 characters were logged.
+    let offsets: Vec<usize> = (300 - KEY.len() - 2..=302).chain([0, 600]).collect();
+    let script: Vec<Reply> = offsets
+        .iter()
+        .map(|f| Reply::status(401, &json!({"detail": format!("{}{KEY}", "f".repeat(*f))}).to_string()))
+        .collect();
+    let stub = Stub::start(script);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    for _ in &offsets {
+        let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), None);
+        assert_eq!(r.stdout, "");
+    }
+    let text = std::fs::read_to_string(root.join(".leopold/events.jsonl")).unwrap_or_default();
+    assert_eq!(text.lines().filter(|l| l.contains("\"decision_failed\"")).count(), offsets.len());
+    for w in KEY.as_bytes().windows(8) {
+        assert!(!text.as_bytes().windows(8).any(|t| t == w), "a fragment {:?} leaked", String::from_utf8_lossy(w));
+    }
 }

@@ -1,7 +1,7 @@
 //! The seam: [`ask`] takes a request and the caller's deterministic fallback, and returns a
 //! [`Decision`] with one result per question. It never panics and never returns an error.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -11,13 +11,15 @@ use serde_json::Value;
 use crate::answer::{Answer, Failure, FailureReason, certainty_of};
 use crate::band::{Band, band_of};
 use crate::config::{
-    ConfigFile, DescriptorLookup, Env, Source, descriptor_for, find_leo_dir, load_config, read_project_file,
-    resolve_name,
+    ConfigFile, DescriptorLookup, Env, Source, descriptor_for, find_leo_dir, load_config, resolve_name,
 };
 use crate::contract::{Catalog, Question, validate_catalog};
 use crate::event::Event;
+use crate::file::{read_input, read_regular, within};
+use crate::json::Document;
 use crate::provider::{Descriptor, NONE, Wire, chat, is_system_one_endpoint, systemone, validate_descriptor, wire_of};
-use crate::transport::{Call, Retry, SecretKey};
+use crate::secret::SecretKey;
+use crate::transport::{Call, Retry};
 
 /// Which catalog to ask from.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,8 +28,8 @@ pub enum CatalogRef {
     Name(String),
     /// A file path.
     Path(PathBuf),
-    /// A catalog document already in memory.
-    Document(Value),
+    /// A catalog already read ([`load_catalog`]), or a document built in memory (`value.into()`).
+    Document(Document),
 }
 
 /// The provider the caller names explicitly; it outranks config.json and the environment.
@@ -76,6 +78,9 @@ pub struct Decision<T> {
     pub source: Source,
     /// True only when every requested question is an answer in the act band.
     pub usable: bool,
+    /// When the ask's budget ends. A caller that writes after the ask (a ledger row, an event)
+    /// finishes by then plus its own grace.
+    pub deadline: Instant,
     /// One result per requested question, in the order asked.
     pub answers: Vec<(String, Result<Answer, Failure>)>,
     /// Each question's band against the symmetric `act` bar.
@@ -144,13 +149,15 @@ pub fn ask<T>(request: &Request<'_>, fallback: T) -> Decision<T> {
             questions.push(q.clone());
         }
     }
-    let outcome = run(request, &questions, started);
-    let Outcome { provider, source, results, bands, events } = outcome;
+    let read_by = after(started, request.timeout_ms.unwrap_or(READ_BUDGET_MS));
+    let outcome = run(request, &questions, started, read_by);
+    let Outcome { provider, source, results, bands, events, deadline } = outcome;
     let usable = !results.is_empty() && bands.iter().all(|(_, b)| *b == Band::Act);
     Decision {
         provider,
         source,
         usable,
+        deadline: deadline.unwrap_or(read_by),
         answers: questions.into_iter().zip(results).collect(),
         bands: bands.into_iter().collect(),
         events,
@@ -164,6 +171,16 @@ struct Outcome {
     results: Vec<Result<Answer, Failure>>,
     bands: Vec<(String, Band)>,
     events: Vec<Event>,
+    /// The call's deadline, once a provider was engaged.
+    deadline: Option<Instant>,
+}
+
+/// How long reading the project's files may take when the request sets no budget.
+pub const READ_BUDGET_MS: u64 = 5000;
+
+/// `ms` after `start`; a budget too large to add is as good as none.
+fn after(start: Instant, ms: u64) -> Instant {
+    start.checked_add(Duration::from_millis(ms)).unwrap_or(start + Duration::from_secs(86_400))
 }
 
 impl Outcome {
@@ -186,36 +203,53 @@ impl Outcome {
                     source,
                 })
                 .collect(),
+            deadline: None,
         }
     }
 }
 
-fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome {
+/// The seam in order. The project's files are read by `read_by`: the caller's budget, or
+/// [`READ_BUDGET_MS`] when it names none (the descriptor that would set it is in one of them).
+fn run(request: &Request<'_>, questions: &[String], started: Instant, read_by: Instant) -> Outcome {
     let leo_dir = request.leo_dir.clone().or_else(|| std::env::current_dir().ok().and_then(|d| find_leo_dir(&d)));
 
-    // 1. The catalog.
-    let doc = match load_catalog(request.catalog.as_ref(), leo_dir.as_deref()) {
-        Ok(doc) => doc,
-        Err(detail) => return Outcome::failed(NONE, Source::None, questions, FailureReason::NoCatalog, detail),
-    };
-
-    // 2. The provider.
+    // 1. The provider, resolved and reported as it is whatever happens to the catalog.
     let read;
     let config = match &request.config {
         Some(c) => c,
         None => {
-            read = leo_dir.as_deref().map_or(ConfigFile::Missing, load_config);
+            read = match &leo_dir {
+                Some(dir) => {
+                    let dir = dir.clone();
+                    within(read_by, move || load_config(&dir)).unwrap_or_else(|| ConfigFile::Malformed {
+                        path: crate::config::config_path(leo_dir.as_deref().unwrap_or(Path::new("."))),
+                        error: format!(
+                            "it could not be read within {}ms",
+                            request.timeout_ms.unwrap_or(READ_BUDGET_MS)
+                        ),
+                    })
+                }
+                None => ConfigFile::Missing,
+            };
             &read
         }
     };
-    let (descriptor, source) = match &request.provider {
-        Some(ProviderChoice::Descriptor(d)) => (d.clone(), Source::Explicit),
-        other => {
-            let explicit = match other {
-                Some(ProviderChoice::Name(n)) => Some(n.as_str()),
-                _ => None,
-            };
-            let (name, source) = resolve_name(explicit, config, &request.env);
+    let (name, source) = match &request.provider {
+        Some(ProviderChoice::Descriptor(d)) => (d.name.clone(), Source::Explicit),
+        Some(ProviderChoice::Name(n)) => resolve_name(Some(n), config, &request.env),
+        None => resolve_name(None, config, &request.env),
+    };
+
+    // 2. The catalog.
+    let doc = match load_catalog(request.catalog.as_ref(), leo_dir.as_deref(), read_by) {
+        Ok(doc) => doc,
+        Err(e) => return Outcome::failed(&name, source, questions, FailureReason::NoCatalog, e.to_string()),
+    };
+
+    // 3. The descriptor.
+    let descriptor = match &request.provider {
+        Some(ProviderChoice::Descriptor(d)) => d.clone(),
+        _ => {
             if name == NONE {
                 let detail = match config {
                     ConfigFile::Malformed { path, error } => {
@@ -226,7 +260,7 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
                 return Outcome::failed(NONE, source, questions, FailureReason::NoProvider, detail);
             }
             match descriptor_for(&name, config) {
-                Ok(d) => (d, source),
+                Ok(d) => d,
                 Err(DescriptorLookup::Missing(detail)) => {
                     return Outcome::failed(&name, source, questions, FailureReason::NoProvider, detail);
                 }
@@ -275,10 +309,7 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
         provider: &name,
         endpoint: &descriptor.endpoint,
         key: &key,
-        // A budget too large to add is as good as none.
-        deadline: started
-            .checked_add(Duration::from_millis(budget_ms))
-            .unwrap_or(started + Duration::from_secs(86_400)),
+        deadline: after(started, budget_ms),
         budget_ms,
     };
     let mut events = vec![Event::DecisionAsked {
@@ -292,7 +323,7 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
         Wire::SystemOne => {
             let body = systemone::request(&descriptor.model, &request.state, &asked);
             match call.post_json(&body, &mut retries) {
-                Ok(resp) => systemone::answers(&name, &descriptor.model, &resp, &asked),
+                Ok(resp) => systemone::answers_from(&name, &descriptor.model, &resp, &asked),
                 Err(f) => asked.iter().map(|_| Err(f.clone())).collect(),
             }
         }
@@ -337,7 +368,8 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant) -> Outcome
             },
         });
     }
-    Outcome { provider: name, source, results, bands, events }
+    let deadline = Some(call.deadline);
+    Outcome { provider: name, source, results, bands, events, deadline }
 }
 
 /// A server may echo the key back (in an error message, a model field): it never leaves the seam.
@@ -375,7 +407,7 @@ fn ask_chat(
         let body = chat::request(&descriptor.name, &descriptor.model, state, q);
         let result = call
             .post_json(&body, &mut mine)
-            .and_then(|resp| chat::answer(&descriptor.name, &descriptor.model, &resp, q));
+            .and_then(|resp| chat::answer(&descriptor.name, &descriptor.model, &resp.value, q));
         (result, mine)
     };
     let outcomes: Vec<(Result<Answer, Failure>, Vec<Retry>)> = if asked.len() == 1 {
@@ -405,7 +437,7 @@ fn ask_chat(
 
 fn validate(
     descriptor: &Descriptor,
-    doc: &Value,
+    doc: &Document,
     questions: &[String],
     check: Option<CatalogCheck<'_>>,
 ) -> Result<Catalog, String> {
@@ -413,10 +445,11 @@ fn validate(
     if let Err(es) = validate_descriptor(descriptor) {
         errors.extend(es.iter().map(ToString::to_string));
     }
+    errors.extend(doc.duplicates.iter().map(|d| format!("catalog: {d}")));
     if let Some(check) = check {
-        errors.extend(check(doc));
+        errors.extend(check(&doc.value));
     }
-    let catalog = match validate_catalog(doc, descriptor) {
+    let catalog = match validate_catalog(&doc.value, descriptor) {
         Ok(c) => Some(c),
         Err(es) => {
             errors.extend(es.iter().map(ToString::to_string));
@@ -437,28 +470,67 @@ fn validate(
     }
 }
 
-/// Read a catalog document. `Err` is the detail of a `no_catalog` failure.
-pub fn load_catalog(catalog: Option<&CatalogRef>, leo_dir: Option<&std::path::Path>) -> Result<Value, String> {
-    // A path is read as given (it may be a pipe: `--catalog <(...)`); a name is a file the
-    // project keeps, and anything else there is refused.
-    let (path, text) = match catalog {
-        None => return Err("no catalog given".into()),
-        Some(CatalogRef::Document(v)) => return Ok(v.clone()),
-        Some(CatalogRef::Path(p)) => (p.clone(), std::fs::read_to_string(p)),
+/// Why no catalog could be had: the detail of a `no_catalog` failure, naming the path.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogReadError {
+    /// The request names no catalog.
+    #[error("no catalog given")]
+    NoneGiven,
+    /// A name, with no `.leopold` directory to find it in.
+    #[error("no catalog \"{name}\": no .leopold directory found")]
+    NoLeoDir {
+        /// The catalog name.
+        name: String,
+    },
+    /// The file could not be read (missing, not a regular file, a pipe with no writer in time).
+    #[error("no readable catalog at {}: {source}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not JSON.
+    #[error("catalog {} is not JSON: {message}", path.display())]
+    NotJson {
+        /// The file.
+        path: PathBuf,
+        /// What the parser said, with the line and column.
+        message: String,
+    },
+}
+
+/// Read a catalog document by `deadline`. A path is read as given (it may be a pipe:
+/// `--catalog <(...)`); a name is a file the project keeps, and anything but a regular file
+/// there is refused.
+pub fn load_catalog(
+    catalog: Option<&CatalogRef>,
+    leo_dir: Option<&Path>,
+    deadline: Instant,
+) -> Result<Document, CatalogReadError> {
+    let (path, bytes) = match catalog {
+        None => return Err(CatalogReadError::NoneGiven),
+        Some(CatalogRef::Document(doc)) => return Ok(doc.clone()),
+        Some(CatalogRef::Path(p)) => (p.clone(), read_input(p, deadline)),
         Some(CatalogRef::Name(n)) => match leo_dir {
             Some(d) => {
                 let path = catalog_path(d, n);
-                let text = read_project_file(&path);
-                (path, text)
+                let owned = path.clone();
+                let bytes = within(deadline, move || read_regular(&owned)).unwrap_or_else(|| {
+                    Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "it could not be read in the time allowed"))
+                });
+                (path, bytes)
             }
-            None => return Err(format!("no catalog \"{n}\": no .leopold directory found")),
+            None => return Err(CatalogReadError::NoLeoDir { name: n.clone() }),
         },
     };
-    let text = text.map_err(|e| format!("no readable catalog at {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("catalog {} is not JSON: {e}", path.display()))
+    let bytes = bytes.map_err(|source| CatalogReadError::Unreadable { path: path.clone(), source })?;
+    Document::parse(&String::from_utf8_lossy(&bytes))
+        .map_err(|e| CatalogReadError::NotJson { path: path.clone(), message: e.to_string() })
 }
 
 /// Where a named catalog lives: `<leo-dir>/decisions/<name>.json`.
-pub fn catalog_path(leo_dir: &std::path::Path, name: &str) -> PathBuf {
+pub fn catalog_path(leo_dir: &Path, name: &str) -> PathBuf {
     leo_dir.join("decisions").join(format!("{name}.json"))
 }

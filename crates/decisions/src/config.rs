@@ -110,10 +110,8 @@ pub fn config_path(leo_dir: &Path) -> PathBuf {
 /// but a regular file there is refused rather than read, as `ErrorKind::InvalidInput`: reading
 /// a FIFO would wait forever.
 pub fn read_project_file(path: &Path) -> std::io::Result<String> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"));
-    }
-    std::fs::read_to_string(path)
+    String::from_utf8(crate::file::read_regular(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()))
 }
 
 /// Read `<leo-dir>/decisions/config.json`.
@@ -125,6 +123,9 @@ pub fn load_config(leo_dir: &Path) -> ConfigFile {
         Err(e) => return ConfigFile::Malformed { path, error: e.to_string() },
     };
     match serde_json::from_str::<Config>(&text) {
+        Ok(_) if let Some(dup) = crate::json::duplicate_keys(&text).first() => {
+            ConfigFile::Malformed { path, error: dup.to_string() }
+        }
         Ok(c) if c.version == CONTRACT_VERSION => ConfigFile::Loaded(c),
         Ok(c) => ConfigFile::Malformed {
             path,

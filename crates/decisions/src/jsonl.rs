@@ -2,36 +2,34 @@
 //! under an advisory lock; readers skip torn and unparsable lines, count them, and never
 //! rewrite anything.
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read as _, Seek, SeekFrom, Write};
+use std::io::{Read as _, Seek, SeekFrom};
 use std::path::Path;
+use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 
-/// Append one record as one line. The parent directory is created when missing. A file left
-/// with a torn last line (a crash mid-append) gets a newline first, so the new row stays whole.
+use crate::file::{self, Gate};
+
+/// Append one record as one line, waiting up to [`file::LOCK_WAIT`] for the lock. The parent
+/// directory is created when missing; anything but a regular file at `path` is refused.
 pub fn append_line(path: &Path, record: &impl serde::Serialize) -> std::io::Result<()> {
-    let mut line = serde_json::to_vec(record).map_err(std::io::Error::other)?;
-    line.push(b'\n');
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
+    append_lines(path, std::slice::from_ref(record), Instant::now() + file::LOCK_WAIT, &Gate::default())
+}
+
+/// Append records as whole lines in one write under one lock, by `deadline`, through `gate`:
+/// all of them land or none does.
+pub fn append_lines<T: serde::Serialize>(
+    path: &Path,
+    records: &[T],
+    deadline: Instant,
+    gate: &Gate,
+) -> std::io::Result<()> {
+    let mut bytes = Vec::new();
+    for r in records {
+        serde_json::to_writer(&mut bytes, r).map_err(std::io::Error::other)?;
+        bytes.push(b'\n');
     }
-    let mut file = OpenOptions::new().read(true).append(true).create(true).open(path)?;
-    file.lock()?;
-    let result = (|| {
-        let len = file.metadata()?.len();
-        if len > 0 {
-            let mut last = [0u8; 1];
-            file.seek(SeekFrom::Start(len - 1))?;
-            file.read_exact(&mut last)?;
-            if last[0] != b'\n' {
-                line.insert(0, b'\n');
-            }
-        }
-        file.write_all(&line)
-    })();
-    let _ = file.unlock();
-    result
+    file::append(path, &bytes, deadline, gate)
 }
 
 /// Records read from a JSONL file, and how many lines were skipped.
@@ -60,10 +58,10 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> std::io::Result<Records<T>> {
     Ok(Records { records, skipped })
 }
 
-/// The whole file, or `None` when it does not exist. A large file is read by one thread per
-/// core, each filling its own part of the buffer.
+/// The whole file, or `None` when it does not exist; anything but a regular file is refused.
+/// A large file is read by one thread per core, each filling its own part of the buffer.
 pub fn read_bytes(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    let mut file = match File::open(path) {
+    let mut file = match file::open_for_read(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
@@ -134,13 +132,14 @@ pub fn par_lines<'a, T: Send>(bytes: &'a [u8], f: impl Fn(&'a [u8]) -> T + Sync)
 mod tests {
     use super::*;
     use serde_json::{Value, json};
+    use std::io::Write;
 
     #[test]
     fn a_torn_last_line_is_skipped_and_counted_and_the_next_append_stays_whole() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("sub/ledger.jsonl");
         append_line(&path, &json!({"n": 1})).unwrap_or_else(|e| panic!("{e}"));
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap_or_else(|e| panic!("{e}"));
+        let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap_or_else(|e| panic!("{e}"));
         f.write_all(b"{\"n\": 2, \"tor").unwrap_or_else(|e| panic!("{e}"));
         let r: Records<Value> = read(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((r.records.len(), r.skipped), (1, 1));

@@ -36,17 +36,24 @@ mod band;
 mod config;
 mod contract;
 mod event;
+pub mod file;
 pub mod install;
+pub mod json;
 mod jsonl;
 pub mod judgment;
 pub mod ledger;
 pub mod permission;
-pub use jsonl::{Records, append_line};
+pub use jsonl::{Records, append_line, append_lines};
 mod provider;
+mod secret;
+pub use secret::clip;
 mod transport;
 
 pub use answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, certainty_of, confidence_from};
-pub use ask::{CatalogCheck, CatalogRef, Decision, ProviderChoice, Request, ask, catalog_path, load_catalog};
+pub use ask::{
+    CatalogCheck, CatalogReadError, CatalogRef, Decision, ProviderChoice, READ_BUDGET_MS, Request, ask, catalog_path,
+    load_catalog,
+};
 pub use band::{Band, Direction, band_of};
 pub use config::{
     Config, ConfigFile, DescriptorLookup, Env, PROVIDER_ENV, Source, config_path, descriptor_for, find_leo_dir,
@@ -56,7 +63,7 @@ pub use contract::{
     CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, Catalog, CatalogError, NOUL_CRITERIA_KEYS,
     QUESTION_TYPES, Question, QuestionKind, SCORE_LEVELS, Thresholds, catalog_schema, validate_catalog,
 };
-pub use event::Event;
+pub use event::{Event, LogLine};
 pub use provider::{
     Descriptor, DescriptorError, NONE, REGISTRY, Wire, builtin, calibration_label, is_system_one_endpoint, known_names,
     provider_templates, validate_descriptor, wire_of,

@@ -6,33 +6,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::answer::{Failure, FailureReason};
-
-/// The key, read from the environment at call time. It prints as `[redacted]` and goes only
-/// into the Authorization header.
-pub(crate) struct SecretKey(String);
-
-impl SecretKey {
-    pub(crate) fn new(value: String) -> Self {
-        SecretKey(value)
-    }
-
-    /// `text` with every occurrence of the key replaced by `[redacted]`.
-    pub(crate) fn redact(&self, text: &str) -> String {
-        if self.0.is_empty() { text.to_string() } else { text.replace(&self.0, "[redacted]") }
-    }
-}
-
-impl std::fmt::Debug for SecretKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
-
-impl std::fmt::Display for SecretKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
+use crate::json::{DuplicateKey, duplicate_keys};
+use crate::secret::{SecretKey, clip};
 
 /// At most this many attempts, on 429 / 503 / 529 only.
 const MAX_ATTEMPTS: u32 = 3;
@@ -42,6 +17,16 @@ const BACKOFF_MS: [u64; 2] = [250, 500];
 const BUFFER: usize = 16 * 1024;
 /// A response body larger than this is not an answer.
 const BODY_LIMIT: u64 = 16 * 1024 * 1024;
+/// How much of a server's error message a failure detail keeps.
+pub(crate) const DETAIL_MAX: usize = 300;
+
+/// A 200 body: the JSON, with the key redacted from every string in it, and the keys the text
+/// repeated (which the JSON reader took last-wins).
+#[derive(Debug)]
+pub(crate) struct Body {
+    pub value: Value,
+    pub duplicates: Vec<DuplicateKey>,
+}
 
 /// A retry the transport made, for the caller to turn into a `decision_retry` event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,8 +58,15 @@ impl Call<'_> {
         Failure::new(reason, self.provider, detail)
     }
 
+    /// Parse a response body and redact the key from it, before anything reads it.
+    fn parse(&self, bytes: &[u8]) -> Result<Value, serde_json::Error> {
+        let mut v = serde_json::from_slice(bytes)?;
+        self.key.redact_value(&mut v);
+        Ok(v)
+    }
+
     /// POST a JSON body and return the parsed 200 body, retrying on congestion.
-    pub(crate) fn post_json(&self, body: &Value, retries: &mut Vec<Retry>) -> Result<Value, Failure> {
+    pub(crate) fn post_json(&self, body: &Value, retries: &mut Vec<Retry>) -> Result<Body, Failure> {
         let payload = serde_json::to_vec(body).map_err(|e| self.fail(FailureReason::Validation, e.to_string()))?;
         // ureq zeroes 128 KiB buffers each way by default: most of a hook's call, for a request
         // and an answer of a few KiB. Larger bodies still stream through the smaller buffers.
@@ -97,7 +89,7 @@ impl Call<'_> {
                 .config()
                 .timeout_global(Some(remaining))
                 .build()
-                .header("Authorization", format!("Bearer {}", self.key.0))
+                .header("Authorization", format!("Bearer {}", self.key.expose()))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
                 .send(&payload[..]);
@@ -124,13 +116,20 @@ impl Call<'_> {
                 }
             }
             return match status {
-                200..=299 => serde_json::from_slice(&bytes).map_err(|e| {
-                    self.fail(
+                200..=299 => match self.parse(&bytes) {
+                    Ok(value) => {
+                        let duplicates = duplicate_keys(&String::from_utf8_lossy(&bytes));
+                        Ok(Body { value, duplicates })
+                    }
+                    Err(e) => Err(self.fail(
                         FailureReason::Malformed,
                         format!("provider \"{}\" answered with a body that is not JSON: {e}", self.provider),
-                    )
-                }),
-                _ => Err(self.fail(status_reason(status), status_detail(status, &bytes))),
+                    )),
+                },
+                _ => {
+                    let message = self.parse(&bytes).ok().and_then(|v| error_message(&v));
+                    Err(self.fail(status_reason(status), status_detail(status, message.as_deref())))
+                }
             };
         }
     }
@@ -138,7 +137,13 @@ impl Call<'_> {
     fn transport_error(&self, e: ureq::Error) -> Failure {
         match e {
             ureq::Error::Timeout(_) => self.timeout(),
-            e => self.fail(FailureReason::Transport, format!("no response from {}: {e}", self.endpoint)),
+            e => {
+                let said = self.key.redact(&e.to_string());
+                self.fail(
+                    FailureReason::Transport,
+                    format!("no response from {}: {}", self.endpoint, clip(&said, DETAIL_MAX)),
+                )
+            }
         }
     }
 }
@@ -154,11 +159,10 @@ pub(crate) fn status_reason(status: u16) -> FailureReason {
     }
 }
 
-/// `HTTP <code>`, with the server's own message when its body carries one.
-fn status_detail(status: u16, body: &[u8]) -> String {
-    let message = serde_json::from_slice::<Value>(body).ok().and_then(|v| error_message(&v));
+/// `HTTP <code>`, with the server's own message (already redacted) when its body carries one.
+fn status_detail(status: u16, message: Option<&str>) -> String {
     match message {
-        Some(m) => format!("HTTP {status}: {}", clip(&m, 300)),
+        Some(m) => format!("HTTP {status}: {}", clip(m, DETAIL_MAX)),
         None => format!("HTTP {status}"),
     }
 }
@@ -189,13 +193,6 @@ pub(crate) fn error_message(v: &Value) -> Option<String> {
     })
 }
 
-fn clip(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s.to_string(),
-    }
-}
-
 /// How long to wait before the next attempt: `retry-after-ms`, else `Retry-After` in (possibly
 /// fractional) seconds, else the fixed backoff.
 fn retry_delay(headers: &ureq::http::HeaderMap, attempt: u32) -> Duration {
@@ -211,12 +208,6 @@ fn retry_delay(headers: &ureq::http::HeaderMap, attempt: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn secret_key_never_formats_its_value() {
-        let k = SecretKey::new("sk-canary-123".into());
-        assert_eq!(format!("{k} {k:?}"), "[redacted] [redacted]");
-    }
 
     #[test]
     fn statuses_map_as_the_table() {

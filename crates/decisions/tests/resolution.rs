@@ -60,7 +60,8 @@ fn a_missing_catalog_is_no_catalog_before_anything_else() {
     let mut req = request(&leo, &["effort"], Some(ProviderChoice::Name("acme".into())));
     req.catalog = Some(CatalogRef::Name("absent".into()));
     let d = ask(&req, ());
-    assert_eq!((d.provider.as_str(), d.source), ("none", Source::None));
+    // The provider is resolved first and reported as it is, whatever happens to the catalog.
+    assert_eq!((d.provider.as_str(), d.source), ("acme", Source::Explicit));
     let (reason, detail) = only_reason(&d);
     assert_eq!(reason, FailureReason::NoCatalog);
     assert!(detail.contains("absent.json"), "{detail}");

@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use decisions::{ProviderChoice, Request};
 use serde_json::{Map, Value};
@@ -43,13 +44,20 @@ pub struct Args {
     record: Option<String>,
 }
 
+/// Time past the ask's deadline for recording its rows.
+const GRACE_MS: u64 = 250;
+/// How long a ledger write that began just before the deadline is waited for.
+const SETTLE_MS: u64 = 50;
+
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    let started = Instant::now();
+    let read_by = super::after(started, args.timeout_ms.unwrap_or(decisions::READ_BUDGET_MS));
     let questions: Vec<String> =
         args.questions.iter().map(|q| q.trim().to_string()).filter(|q| !q.is_empty()).collect();
     if questions.is_empty() {
         return Err(CliError::usage("--questions: give at least one question id").into());
     }
-    let state = read_state(&args)?;
+    let state = read_state(&args, read_by)?;
     let schema = match &args.schema {
         Some(path) => Some(load_schema(path)?),
         None => None,
@@ -84,37 +92,44 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// Append a decision row per answered question; the ids, by question. A ledger that cannot be
-/// written is reported on stderr and never changes the decision.
+/// Append a decision row per answered question, all in one write, by the ask's deadline plus
+/// the grace; the ids, by question. A ledger that cannot be written in time (a held lock, a
+/// FIFO, a full disk, a stalled mount) is reported in one line on stderr, no id is printed for
+/// it, and the decision stands.
 fn record(decision: &decisions::Decision<()>, consumer: &str, leo_dir: Option<&std::path::Path>) -> Map<String, Value> {
-    use decisions::ledger::{DecisionRow, Row, append_row, ledger_path, new_id, now_ts};
+    use decisions::ledger::{DecisionRow, Row, ledger_path};
     let mut ids = Map::new();
     let Some(leo) = leo_dir else {
         eprintln!("warning: not recorded: no .leopold directory found for the calibration ledger");
         return ids;
     };
     let path = ledger_path(leo);
-    for (question, result) in &decision.answers {
-        let Ok(answer) = result else { continue };
-        let row = DecisionRow {
-            id: new_id(),
-            ts: now_ts(),
-            consumer: consumer.to_string(),
-            question: question.clone(),
-            provider: answer.provider.clone(),
-            model: answer.model.clone(),
-            confidence: answer.confidence,
-            certainty: decisions::certainty_of(answer),
-            band: decision.band(question).unwrap_or(decisions::Band::Floor),
-            acted: decision.usable,
-        };
-        let id = row.id.clone();
-        match append_row(&path, &Row::Decision(row)) {
-            Ok(()) => {
-                ids.insert(question.clone(), Value::String(id));
+    let rows: Vec<(String, Row)> = decision
+        .answers
+        .iter()
+        .filter_map(|(question, result)| {
+            let answer = result.as_ref().ok()?;
+            let band = decision.band(question).unwrap_or(decisions::Band::Floor);
+            let row = DecisionRow::new(consumer, question, answer, band, decision.usable);
+            Some((question.clone(), Row::Decision(row)))
+        })
+        .collect();
+    if rows.is_empty() {
+        return ids;
+    }
+    let deadline = decision.deadline + Duration::from_millis(GRACE_MS - SETTLE_MS);
+    let target = path.clone();
+    let lines: Vec<Row> = rows.iter().map(|(_, r)| r.clone()).collect();
+    let written = decisions::file::write_within(deadline, Duration::from_millis(SETTLE_MS), move |gate| {
+        decisions::append_lines(&target, &lines, deadline, gate)
+    });
+    match written {
+        Ok(()) => {
+            for (question, row) in rows {
+                ids.insert(question, Value::String(row.id().to_string()));
             }
-            Err(e) => eprintln!("warning: not recorded: {e}"),
         }
+        Err(e) => eprintln!("warning: not recorded: {} row(s) for {}: {e}", rows.len(), path.display()),
     }
     ids
 }
@@ -123,20 +138,25 @@ fn location(pointer: &str) -> &str {
     if pointer.is_empty() { "/" } else { pointer }
 }
 
-fn read_state(args: &Args) -> anyhow::Result<Value> {
+/// The state, read by `deadline` from wherever it comes: standard input or a path may be a
+/// pipe that never delivers.
+fn read_state(args: &Args, deadline: Instant) -> anyhow::Result<Value> {
     let path = args.state_file.clone().unwrap_or_default();
     let (text, source) = if let Some(inline) = &args.state {
         (inline.clone(), "--state".to_string())
     } else if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
+        let read = decisions::file::within(deadline, || {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map(|_| text)
+        });
+        let text = read
+            .unwrap_or_else(|| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "nothing arrived in time")))
             .map_err(|e| CliError::usage(format!("--state-file -: cannot read standard input: {e}")))?;
         (text, "<stdin>".to_string())
     } else {
-        let text = std::fs::read_to_string(&path)
+        let bytes = decisions::file::read_input(&path, deadline)
             .map_err(|e| CliError::usage(format!("--state-file {}: {e}", path.display())))?;
-        (text, path.display().to_string())
+        (String::from_utf8_lossy(&bytes).into_owned(), path.display().to_string())
     };
     let state = super::parse_json(&text, &source).map_err(|e| CliError::usage(e.to_string()))?;
     if state.is_null() {
@@ -150,7 +170,7 @@ fn load_schema(path: &std::path::Path) -> anyhow::Result<(PathBuf, jsonschema::V
         JsonFileError::Read(e) => CliError::usage(format!("--schema {}: {e}", path.display())),
         JsonFileError::Parse(m) => CliError::usage(format!("--schema {m}")),
     })?;
-    let validator = jsonschema::validator_for(&doc)
+    let validator = jsonschema::validator_for(&doc.value)
         .map_err(|e| CliError::usage(format!("--schema {}: not a usable JSON Schema: {e}", path.display())))?;
     Ok((path.to_path_buf(), validator))
 }

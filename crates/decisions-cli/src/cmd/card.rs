@@ -87,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let cwd = std::env::current_dir().context("reading the working directory")?;
             let found = super::judgment::recall_fail_open(&judgment_path(&Env::Process, &cwd), &project, &question);
             doc["similar_past_decisions"] = serde_json::to_value(found)?;
-            let after = problems(&doc);
+            let after = schema_problems(&doc);
             if !after.is_empty() {
                 return Err(
                     CliError::fail(format!("the filled card breaks judgment-card.v1: {}", after.join("; "))).into()
@@ -168,7 +168,7 @@ fn chose_recommendation(card: &Value, answer: &str) -> bool {
     })
 }
 
-fn read_card(path: &Path) -> anyhow::Result<Value> {
+fn read_card(path: &Path) -> anyhow::Result<decisions::json::Document> {
     super::read_json(path).map_err(|e| match e {
         JsonFileError::Read(e) => CliError::fail(format!("cannot read card {}: {e}", path.display())).into(),
         e @ JsonFileError::Parse(_) => CliError::fail(e.to_string()).into(),
@@ -179,15 +179,22 @@ fn valid_card(path: &Path) -> anyhow::Result<Value> {
     let doc = read_card(path)?;
     let problems = problems(&doc);
     if problems.is_empty() {
-        Ok(doc)
+        Ok(doc.value)
     } else {
         let e = CliError::fail(format!("{} breaks judgment-card.v1: {}", path.display(), problems.join("; ")));
         Err(e.hint(format!("see `decisions card validate {}`", path.display())).into())
     }
 }
 
-/// Every way the card breaks the schema, each naming where.
-pub fn problems(card: &Value) -> Vec<String> {
+/// Every way the card breaks the schema or repeats a key, each naming where.
+pub fn problems(card: &decisions::json::Document) -> Vec<String> {
+    let mut found: Vec<String> = card.duplicates.iter().map(ToString::to_string).collect();
+    found.extend(schema_problems(&card.value));
+    found
+}
+
+/// Every way a card value breaks the schema, each naming where.
+fn schema_problems(card: &Value) -> Vec<String> {
     let schema: Value = match serde_json::from_str(CARD_SCHEMA) {
         Ok(s) => s,
         Err(e) => return vec![format!("the shipped card schema does not parse: {e}")],

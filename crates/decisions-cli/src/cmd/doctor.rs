@@ -106,9 +106,13 @@ fn catalogs(leo: &Path, provider: Option<&decisions::Descriptor>) -> Vec<(String
                 Some(Err(super::JsonFileError::Parse(_))) => Err("not JSON".to_string()),
                 Some(Ok(doc)) => match provider {
                     None => Ok(0),
-                    Some(p) => decisions::validate_catalog(&doc, p)
-                        .map(|c| c.questions.len())
-                        .map_err(|es| format!("{} problem(s) against \"{}\"", es.len(), p.name)),
+                    Some(p) => match decisions::validate_catalog(&doc.value, p) {
+                        Ok(c) if doc.duplicates.is_empty() => Ok(c.questions.len()),
+                        Ok(_) => Err(format!("{} problem(s) against \"{}\"", doc.duplicates.len(), p.name)),
+                        Err(es) => {
+                            Err(format!("{} problem(s) against \"{}\"", es.len() + doc.duplicates.len(), p.name))
+                        }
+                    },
                 },
             };
             (name, status)

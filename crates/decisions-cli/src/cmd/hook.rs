@@ -2,9 +2,11 @@
 //!
 //! Reads the agent's hook JSON from stdin to the end and, for a shell command in a project with
 //! a `permission.json`, asks `destructive`. It can only ever deny: everything else prints
-//! nothing and exits 0, so the agent's own permission flow goes on. The whole hook runs under
-//! one deadline, `LEOPOLD_DECISIONS_TIMEOUT_MS` (default 2000) plus 250 ms of grace, after which
-//! it allows. Events go to `<project>/.leopold/events.jsonl`.
+//! nothing and exits 0, so the agent's own permission flow goes on. Each hook event is answered
+//! in its own shape (`PreToolUse`, `PermissionRequest`, Gemini's `BeforeTool`). The whole hook
+//! runs under one deadline, `LEOPOLD_DECISIONS_TIMEOUT_MS` (default 2000) plus 250 ms of grace,
+//! whatever stdin, the filesystem or the provider do; events go to
+//! `<project>/.leopold/events.jsonl`, and what cannot be logged in time is skipped.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,19 +14,27 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use decisions::permission::{self, Verdict};
-use decisions::{CatalogRef, Env, Request};
+use decisions::{CatalogRef, Env, Event, LogLine, Request, clip};
 use serde_json::{Value, json};
 
 use super::exit;
 
 /// The hook's budget when `LEOPOLD_DECISIONS_TIMEOUT_MS` does not say.
 const DEFAULT_TIMEOUT_MS: u64 = 2000;
-/// Time past the budget before the hook gives up and allows.
+/// Time past the budget before the hook has answered, logged, and exited.
 const GRACE_MS: u64 = 250;
-/// How much of a command a `decision_denied` event keeps.
+/// How long a write that began just before the deadline is waited for.
+const SETTLE_MS: u64 = 50;
+/// How much of a command an event keeps.
 const COMMAND_MAX: usize = 200;
+/// How much of a name (a tool, an event, an agent id) an event keeps.
+const NAME_MAX: usize = 100;
+/// How much of a session id an event keeps.
+const SESSION_MAX: usize = 8;
+/// The variable that sets the budget.
+const TIMEOUT_ENV: &str = "LEOPOLD_DECISIONS_TIMEOUT_MS";
 
-/// Read an agent's PreToolUse hook input on stdin; deny a destructive shell command, else stay silent
+/// Read an agent's permission hook input on stdin; deny a destructive shell command, else stay silent
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agent whose hook protocol to speak
@@ -39,6 +49,17 @@ enum Agent {
     Gemini,
 }
 
+/// The hook events whose reply can deny.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HookEvent {
+    /// Claude Code and Codex: every tool call, before it runs.
+    PreToolUse,
+    /// Claude Code and Codex: only where a permission prompt would be shown.
+    PermissionRequest,
+    /// Gemini CLI: every tool call, before it runs.
+    BeforeTool,
+}
+
 impl Agent {
     /// Whether the tool is the agent's shell.
     fn is_shell(self, tool: &str) -> bool {
@@ -49,15 +70,32 @@ impl Agent {
         }
     }
 
-    /// The agent's deny object.
+    /// The event named in the input (absent: the one this agent's hook is wired as by default).
+    fn event(self, name: Option<&str>) -> Option<HookEvent> {
+        match (self, name) {
+            (Agent::Gemini, None | Some("BeforeTool")) => Some(HookEvent::BeforeTool),
+            (Agent::Gemini, Some(_)) => None,
+            (_, None | Some("PreToolUse")) => Some(HookEvent::PreToolUse),
+            (_, Some("PermissionRequest")) => Some(HookEvent::PermissionRequest),
+            (_, Some(_)) => None,
+        }
+    }
+}
+
+impl HookEvent {
+    /// The deny reply, in the shape this event reads.
     fn deny(self, reason: &str) -> Value {
         match self {
-            Agent::ClaudeCode | Agent::Codex => json!({"hookSpecificOutput": {
+            HookEvent::PreToolUse => json!({"hookSpecificOutput": {
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "deny",
                 "permissionDecisionReason": reason
             }}),
-            Agent::Gemini => json!({"decision": "deny", "reason": reason}),
+            HookEvent::PermissionRequest => json!({"hookSpecificOutput": {
+                "hookEventName": "PermissionRequest",
+                "decision": {"behavior": "deny", "message": reason}
+            }}),
+            HookEvent::BeforeTool => json!({"decision": "deny", "reason": reason}),
         }
     }
 }
@@ -65,64 +103,95 @@ impl Agent {
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let started = Instant::now();
     let env = Env::Process;
-    let budget_ms = env
-        .get("LEOPOLD_DECISIONS_TIMEOUT_MS")
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|ms| *ms > 0)
-        .unwrap_or(DEFAULT_TIMEOUT_MS);
-    let deadline = started + Duration::from_millis(budget_ms + GRACE_MS);
+    let budget_ms = budget(&env);
+    // The answer by half the grace, the log by the grace less the time a begun write may take.
+    let answer_by = super::after(started, budget_ms.saturating_add(GRACE_MS / 2));
+    let log_by = super::after(started, budget_ms.saturating_add(GRACE_MS - SETTLE_MS));
 
     // Everything that can stall (stdin, the filesystem, the provider) runs in a worker; this
-    // thread only waits, and allows when the deadline passes.
+    // thread only waits, answers, and logs what it can by the deadline.
     let (tx, rx) = mpsc::channel();
     let agent = args.agent;
     std::thread::spawn(move || {
         let _ = tx.send(decide(agent, budget_ms, &Env::Process));
     });
-    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(Outcome { project, events, deny }) => {
-            if let Some(leo) = &project {
-                for e in events {
-                    log_event(leo, e);
-                }
-            }
-            if let Some(reason) = deny {
-                super::print_json(&agent.deny(&reason), false)?;
-            }
+    let outcome = rx.recv_timeout(answer_by.saturating_duration_since(Instant::now())).unwrap_or_else(|_| {
+        // The worker may still hold the input: the project comes from the environment.
+        let reason = format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace");
+        Outcome {
+            project: project(None, &env),
+            events: vec![Event::DecisionTimeout { reason, command: None }],
+            deny: None,
+            who: Who::default(),
         }
-        Err(_) => {
-            // The worker may still hold the input: the project comes from the environment.
-            if let Some(leo) = project(None, &env) {
-                let reason = format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace");
-                log_event(&leo, json!({"event": "decision_timeout", "reason": reason}));
-            }
-        }
+    });
+    if let Some(reply) = &outcome.deny {
+        super::print_json(reply, false)?;
+    }
+    if let Some(leo) = &outcome.project {
+        log_events(leo, &outcome.events, &outcome.who, log_by);
     }
     Ok(exit::OK)
 }
 
-/// What the worker decided: the events to log in the project, and a denial reason, if any.
+/// The budget from the environment; a value that is not a positive number of milliseconds is
+/// said once on stderr, and the default stands.
+fn budget(env: &Env) -> u64 {
+    match env.get(TIMEOUT_ENV) {
+        None => DEFAULT_TIMEOUT_MS,
+        Some(v) => match v.trim().parse::<u64>() {
+            Ok(ms) if ms > 0 => ms,
+            _ => {
+                eprintln!(
+                    "decisions: {TIMEOUT_ENV}={:?} is not a positive number of milliseconds; using {DEFAULT_TIMEOUT_MS}",
+                    clip(&v, NAME_MAX)
+                );
+                DEFAULT_TIMEOUT_MS
+            }
+        },
+    }
+}
+
+/// Who the events belong to, as the agent said.
+#[derive(Debug, Default)]
+struct Who {
+    session: Option<String>,
+    agent_id: Option<String>,
+}
+
+/// What the worker decided: the events to log in the project, and the reply, if any.
 struct Outcome {
     project: Option<PathBuf>,
-    events: Vec<Value>,
-    deny: Option<String>,
+    events: Vec<Event>,
+    deny: Option<Value>,
+    who: Who,
 }
 
 fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
     let mut input = Vec::new();
     let read = std::io::stdin().read_to_end(&mut input);
     let hook: Option<Value> = read.ok().and_then(|_| serde_json::from_slice(&input).ok());
-    let cwd = hook.as_ref().and_then(|h| h.get("cwd")).and_then(Value::as_str).map(PathBuf::from);
-    let mut out = Outcome { project: project(cwd.as_deref(), env), events: Vec::new(), deny: None };
-    let skipped = |reason: String| json!({"event": "decision_skipped", "reason": reason});
+    let text = |key: &str| hook.as_ref().and_then(|h| h.get(key)).and_then(Value::as_str);
+    let cwd = text("cwd").map(PathBuf::from);
+    let who = Who {
+        session: text("session_id").map(|s| s.chars().take(SESSION_MAX).collect()),
+        agent_id: text("agent_id").map(|s| clip(s, NAME_MAX)),
+    };
+    let mut out = Outcome { project: project(cwd.as_deref(), env), events: Vec::new(), deny: None, who };
+    let skipped = |reason: String| Event::DecisionSkipped { reason };
 
-    let Some(hook) = hook else {
+    let Some(hook) = &hook else {
         out.events.push(skipped("unreadable hook input".into()));
         return out;
     };
+    let event_name = hook.get("hook_event_name").and_then(Value::as_str);
+    let Some(event) = agent.event(event_name) else {
+        out.events.push(skipped(format!("not a permission event ({:?})", clip(event_name.unwrap_or(""), NAME_MAX))));
+        return out;
+    };
     let tool = hook.get("tool_name").and_then(Value::as_str).unwrap_or_default();
-    let (true, Some(command)) = (agent.is_shell(tool), command_of(&hook)) else {
-        out.events.push(skipped(format!("not a shell command (tool {tool:?})")));
+    let (true, Some(command)) = (agent.is_shell(tool), command_of(hook)) else {
+        out.events.push(skipped(format!("not a shell command (tool {:?})", clip(tool, NAME_MAX))));
         return out;
     };
     // No project, no permission.json or no provider: silent, and no network.
@@ -138,8 +207,9 @@ fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
     }
     // A catalog that does not read or parse is left for the ask to name as its failure.
     let by_name = CatalogRef::Name(permission::CATALOG.into());
-    let doc = decisions::load_catalog(Some(&by_name), Some(&leo)).ok();
-    let question = question_text(doc.as_ref());
+    let read_by = super::after(Instant::now(), budget_ms);
+    let doc = decisions::load_catalog(Some(&by_name), Some(&leo), read_by).ok();
+    let question = question_text(doc.as_ref().map(|d| &d.value));
     let request = Request {
         catalog: Some(doc.map_or(by_name, CatalogRef::Document)),
         questions: vec![permission::QUESTION.into()],
@@ -150,16 +220,14 @@ fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
         ..Request::default()
     };
     let decision = decisions::ask(&request, ());
-    out.events.extend(decision.events.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)));
+    out.events.extend(decision.events.iter().cloned());
+    let command = clip(&command, COMMAND_MAX);
     match permission::verdict(&decision, &question) {
         Verdict::Deny { score, reason, .. } => {
-            let cut: String = command.chars().take(COMMAND_MAX).collect();
-            out.events.push(
-                json!({"event": "decision_denied", "command": cut, "score": score, "question": permission::QUESTION}),
-            );
-            out.deny = Some(format!("decisions: {reason}"));
+            out.events.push(Event::DecisionDenied { command, score, question: permission::QUESTION.into() });
+            out.deny = Some(event.deny(&format!("decisions: {reason}")));
         }
-        Verdict::Allow(Some(reason)) => out.events.push(json!({"event": "decision_timeout", "reason": reason})),
+        Verdict::Allow(Some(reason)) => out.events.push(Event::DecisionTimeout { reason, command: Some(command) }),
         Verdict::Allow(None) => {}
     }
     out
@@ -198,13 +266,27 @@ fn question_text(doc: Option<&Value>) -> String {
     }
 }
 
-/// Append `{ts, event, ...}` to the project's event log; a log that cannot be written never
-/// changes the verdict.
-fn log_event(leo: &Path, event: Value) {
-    let mut line = serde_json::Map::new();
-    line.insert("ts".into(), Value::String(decisions::ledger::now_ts()));
-    if let Value::Object(fields) = event {
-        line.extend(fields);
+/// Append the events to the project's event log by `deadline`, in one write. A log that cannot
+/// be written in time (a held lock, a FIFO, a stalled mount) is skipped with one line on
+/// stderr, and never changes the verdict.
+fn log_events(leo: &Path, events: &[Event], who: &Who, deadline: Instant) {
+    if events.is_empty() {
+        return;
     }
-    let _ = decisions::append_line(&leo.join("events.jsonl"), &Value::Object(line));
+    let ts = decisions::ledger::now_ts();
+    let lines: Vec<Value> = events
+        .iter()
+        .map(|event| {
+            let line = LogLine { ts: ts.clone(), event, session: who.session.clone(), agent_id: who.agent_id.clone() };
+            serde_json::to_value(line).unwrap_or(Value::Null)
+        })
+        .collect();
+    let path = leo.join("events.jsonl");
+    let target = path.clone();
+    let written = decisions::file::write_within(deadline, Duration::from_millis(SETTLE_MS), move |gate| {
+        decisions::append_lines(&target, &lines, deadline, gate)
+    });
+    if let Err(e) = written {
+        eprintln!("decisions: {} event(s) not logged to {}: {e}", events.len(), path.display());
+    }
 }

@@ -143,9 +143,13 @@ fn write_if_changed(path: &Path, contents: &str) -> anyhow::Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(fail)?;
     }
-    // Write beside, then rename: a crash never leaves a half-written config.
+    // Write beside, then rename: a crash never leaves a half-written config, and a failed
+    // write leaves nothing behind.
     let tmp = path.with_extension("tmp-decisions");
-    std::fs::write(&tmp, contents).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(fail)?;
+    let written = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(e).into());
+    }
     Ok(())
 }

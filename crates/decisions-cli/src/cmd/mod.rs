@@ -181,15 +181,27 @@ pub fn parse_json(text: &str, source: &str) -> Result<Value, JsonFileError> {
     })
 }
 
-/// Read a JSON file.
-pub fn read_json(path: &Path) -> Result<Value, JsonFileError> {
-    let text = std::fs::read_to_string(path).map_err(JsonFileError::Read)?;
-    parse_json(&text, &path.display().to_string())
+/// How long a command waits for a file a person named to deliver (a pipe with no writer).
+pub const INPUT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Read a JSON file a person named, with the keys its text repeats. A pipe is read as given,
+/// but only for [`INPUT_WAIT`].
+pub fn read_json(path: &Path) -> Result<decisions::json::Document, JsonFileError> {
+    let bytes =
+        decisions::file::read_input(path, std::time::Instant::now() + INPUT_WAIT).map_err(JsonFileError::Read)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let value = parse_json(&text, &path.display().to_string())?;
+    Ok(decisions::json::Document { value, duplicates: decisions::json::duplicate_keys(&text) })
 }
 
 /// The project's config file, for commands that resolve a provider.
 pub fn project_config(leo: Option<&Path>) -> decisions::ConfigFile {
     leo.map_or(decisions::ConfigFile::Missing, decisions::load_config)
+}
+
+/// `ms` after `start`; a budget too large to add is as good as none.
+pub fn after(start: std::time::Instant, ms: u64) -> std::time::Instant {
+    start.checked_add(std::time::Duration::from_millis(ms)).unwrap_or(start + std::time::Duration::from_secs(86_400))
 }
 
 /// Say on stderr how many lines of a JSONL file could not be read.

@@ -31,6 +31,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         },
         None => PathBuf::from(&args.catalog),
     };
+    // A catalog the project keeps by name must be a regular file; a path is read as given.
+    if super::catalog_name(&args.catalog).is_some() && path.exists() && !path.is_file() {
+        return Err(CliError::fail(format!("cannot read catalog {}: not a regular file", path.display())).into());
+    }
     let doc = match super::read_json(&path) {
         Ok(doc) => doc,
         Err(JsonFileError::Read(e)) => {
@@ -41,11 +45,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let config = super::project_config(leo.as_deref());
     let (descriptor, from_config) = provider(args.provider.as_deref(), &config)?;
 
-    let mut problems: Vec<String> = Vec::new();
+    let mut problems: Vec<String> = doc.duplicates.iter().map(ToString::to_string).collect();
+    if let ConfigFile::Malformed { path, error } = &config {
+        problems.push(format!("{} is malformed, so it configures no provider: {error}", path.display()));
+    }
     if from_config && let Err(es) = decisions::validate_descriptor(&descriptor) {
         problems.extend(es.iter().map(ToString::to_string));
     }
-    match decisions::validate_catalog(&doc, &descriptor) {
+    match decisions::validate_catalog(&doc.value, &descriptor) {
         Ok(catalog) if problems.is_empty() => {
             println!("ok: {} questions", catalog.questions.len());
             Ok(exit::OK)

@@ -61,6 +61,34 @@ pub struct DecisionRow {
     pub acted: bool,
 }
 
+impl DecisionRow {
+    /// The row for a consumer's answer to one question, with a fresh id, stamped now.
+    pub fn new(consumer: &str, question: &str, answer: &crate::Answer, band: Band, acted: bool) -> DecisionRow {
+        DecisionRow {
+            id: new_id(),
+            ts: now_ts(),
+            consumer: consumer.to_string(),
+            question: question.to_string(),
+            provider: answer.provider.clone(),
+            model: answer.model.clone(),
+            confidence: answer.confidence,
+            certainty: crate::certainty_of(answer),
+            band,
+            acted,
+        }
+    }
+}
+
+impl Row {
+    /// The id that joins a decision to its outcomes.
+    pub fn id(&self) -> &str {
+        match self {
+            Row::Decision(d) => &d.id,
+            Row::Outcome(o) => &o.id,
+        }
+    }
+}
+
 /// The outcome of a decision, arriving turns after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeRow {

@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 
 use crate::answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, confidence_from};
 use crate::contract::{Question, QuestionKind};
-use crate::transport::error_message;
+use crate::secret::clip;
+use crate::transport::{DETAIL_MAX, error_message};
 
 /// The request body for one question.
 pub(crate) fn request(provider: &str, model: &str, state: &Value, q: &Question) -> Value {
@@ -62,7 +63,7 @@ pub(crate) fn answer(provider: &str, asked_model: &str, body: &Value, q: &Questi
             .or_else(|| error_message(body))
             .unwrap_or_default();
         let kind = kind.unwrap_or_else(|| "error".into());
-        return Err(fail(FailureReason::Transport, format!("upstream {kind}: {message}")));
+        return Err(fail(FailureReason::Transport, clip(&format!("upstream {kind}: {message}"), DETAIL_MAX)));
     }
     let choice = body.get("choices").and_then(|c| c.get(0));
     let Some(content) = choice.and_then(|c| c.pointer("/message/content")).and_then(Value::as_str) else {
@@ -73,12 +74,19 @@ pub(crate) fn answer(provider: &str, asked_model: &str, body: &Value, q: &Questi
     };
     let model = body.get("model").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or(asked_model);
     let allowed = q.kind.outcomes();
+    if let Some(dup) = crate::json::duplicate_keys(content).first() {
+        return Err(fail(FailureReason::Malformed, format!("question \"{}\": the answer repeats a key: {dup}", q.id)));
+    }
     let value = serde_json::from_str::<Value>(content).ok().and_then(|v| v.get("answer").cloned());
     let picked = match &value {
         Some(Value::String(s)) if allowed.contains(s) => s.clone(),
         Some(Value::Bool(b)) if matches!(q.kind, QuestionKind::Noul { .. }) => b.to_string(),
         _ => {
-            let said = value.map_or_else(|| clip(content), |v| v.to_string());
+            let said = match value {
+                Some(Value::String(s)) => format!("{:?}", clip(&s, SAID_MAX)),
+                Some(v) => clip(&v.to_string(), SAID_MAX),
+                None => format!("{:?}", clip(content, SAID_MAX)),
+            };
             return Err(fail(
                 FailureReason::OffSchema,
                 format!("question \"{}\": answered {said}; allowed: {}", q.id, allowed.join(", ")),
@@ -107,10 +115,8 @@ pub(crate) fn answer(provider: &str, asked_model: &str, body: &Value, q: &Questi
     Ok(Answer { provider: provider.into(), model: model.into(), value, probabilities, confidence, estimated })
 }
 
-fn clip(s: &str) -> String {
-    let cut: String = s.chars().take(80).collect();
-    format!("{cut:?}")
-}
+/// How much of an off-enum answer a detail quotes.
+pub(crate) const SAID_MAX: usize = 80;
 
 /// The distribution over `allowed` read from the logprobs where the answer value starts,
 /// renormalised over the enum. Options that share leading tokens are followed along the

@@ -4,6 +4,8 @@ use serde_json::{Map, Value, json};
 
 use crate::answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, confidence_from};
 use crate::contract::{Question, QuestionKind};
+use crate::secret::clip;
+use crate::transport::{Body, DETAIL_MAX};
 
 /// How far a distribution may sum from 1: providers round to about two decimals.
 const SUM_TOLERANCE: f64 = 0.02;
@@ -28,7 +30,36 @@ pub(crate) fn request(model: &str, state: &Value, questions: &[&Question]) -> Va
     json!({"model": model, "state": state, "questions": qs})
 }
 
-/// Map a 200 body to one result per question, in the order asked.
+/// Map a 200 body to one result per question, in the order asked. A key the body repeats
+/// anywhere in `answers` makes that question `malformed`, naming the key: read last-wins, a
+/// repeated answer would decide silently.
+pub(crate) fn answers_from(
+    provider: &str,
+    asked_model: &str,
+    body: &Body,
+    questions: &[&Question],
+) -> Vec<Result<Answer, Failure>> {
+    let mut results = answers(provider, asked_model, &body.value, questions);
+    for dup in &body.duplicates {
+        let segments = dup.segments();
+        let question = match segments.as_slice() {
+            [] if dup.key == "answers" => None,
+            [answers] if answers == "answers" => Some(dup.key.as_str()),
+            [answers, q, ..] if answers == "answers" => Some(q.as_str()),
+            _ => continue,
+        };
+        for (q, r) in questions.iter().zip(results.iter_mut()) {
+            // The repeat is the cause whatever else went wrong: it names what to fix.
+            if question.is_none_or(|id| id == q.id) {
+                let detail = format!("question \"{}\": the answer repeats a key: {dup}", q.id);
+                *r = Err(Failure::new(FailureReason::Malformed, provider, detail));
+            }
+        }
+    }
+    results
+}
+
+/// Map a parsed 200 body to one result per question, in the order asked.
 pub(crate) fn answers(
     provider: &str,
     asked_model: &str,
@@ -45,7 +76,9 @@ pub(crate) fn answers(
         .iter()
         .map(|q| {
             let a = answers.get(&q.id).ok_or_else(|| malformed(format!("question \"{}\": no answer", q.id)))?;
-            answer(provider, model, q, a).map_err(|what| malformed(format!("question \"{}\": {what}", q.id)))
+            // What a server sent may be any length: the detail keeps a clip of it.
+            answer(provider, model, q, a)
+                .map_err(|what| malformed(format!("question \"{}\": {}", q.id, clip(&what, DETAIL_MAX))))
         })
         .collect()
 }

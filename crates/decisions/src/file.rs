@@ -1,0 +1,270 @@
+//! Files under a deadline, whatever the filesystem does.
+//!
+//! A file the project keeps at a fixed place (config.json, a named catalog, a ledger, the event
+//! log) must be a regular file: anything else there is refused, never waited on. A path a
+//! person names (`--catalog <(jq ...)`) is read as given, a pipe included, but only until the
+//! deadline. An append waits for the advisory lock only until its deadline, and a write that
+//! comes up short (a full disk) is cut back so the file is exactly as it was. Work that could
+//! stall in the kernel (a hung mount) runs on a thread of its own that the caller stops
+//! waiting for; a [`Gate`] makes sure such a write is either never begun or reported.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long a command with no deadline of its own waits for a ledger's lock.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// The error for a path that holds something other than a regular file.
+pub fn not_regular() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")
+}
+
+fn timed_out(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::TimedOut, what.to_string())
+}
+
+/// Open without ever blocking on a FIFO or device, then insist on a regular file.
+fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
+}
+
+/// Open a file that must be regular, for reading.
+pub fn open_for_read(path: &Path) -> io::Result<File> {
+    open_regular(path, OpenOptions::new().read(true))
+}
+
+/// Read a file that must be regular. A FIFO or device there is refused, never waited on.
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_for_read(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Run `f` on a thread of its own and wait for it until `deadline`; `None` when it has not
+/// finished by then (the thread is left to finish or stall on its own).
+pub fn within<T: Send + 'static>(deadline: Instant, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let (tx, rx) = mpsc::sync_channel(1);
+    let spawned = std::thread::Builder::new().spawn(move || {
+        let _ = tx.send(f());
+    });
+    if spawned.is_err() {
+        return None;
+    }
+    rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).ok()
+}
+
+/// Read any path as given (a pipe included, so `<(jq ...)` works) until `deadline`.
+pub fn read_input(path: &Path, deadline: Instant) -> io::Result<Vec<u8>> {
+    let owned = path.to_path_buf();
+    within(deadline, move || std::fs::read(owned))
+        .unwrap_or_else(|| Err(timed_out("nothing could be read from it in the time allowed")))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Open,
+    Writing,
+    Abandoned,
+}
+
+/// The point of no return of one write: a caller that stops waiting abandons it, and an
+/// abandoned write never begins. One that has begun is waited for and reported.
+#[derive(Debug, Clone)]
+pub struct Gate(Arc<Mutex<Phase>>);
+
+impl Default for Gate {
+    fn default() -> Self {
+        Gate(Arc::new(Mutex::new(Phase::Open)))
+    }
+}
+
+impl Gate {
+    fn phase(&self) -> std::sync::MutexGuard<'_, Phase> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Begin the write, unless the caller has abandoned it.
+    fn begin(&self) -> bool {
+        let mut p = self.phase();
+        if *p == Phase::Abandoned {
+            return false;
+        }
+        *p = Phase::Writing;
+        true
+    }
+
+    fn abandoned(&self) -> bool {
+        *self.phase() == Phase::Abandoned
+    }
+
+    /// Abandon the write; false when it has already begun.
+    fn abandon(&self) -> bool {
+        let mut p = self.phase();
+        if *p == Phase::Writing {
+            return false;
+        }
+        *p = Phase::Abandoned;
+        true
+    }
+}
+
+/// Run `work`, which writes through the gate it is given, on its own thread until `deadline`.
+/// When it has not finished by then it is abandoned, unless its write has begun: that write is
+/// waited for, up to `settle` more. So what the caller reports as written was written.
+pub fn write_within<T: Send + 'static>(
+    deadline: Instant,
+    settle: Duration,
+    work: impl FnOnce(&Gate) -> io::Result<T> + Send + 'static,
+) -> io::Result<T> {
+    let gate = Gate::default();
+    let theirs = gate.clone();
+    let (tx, rx) = mpsc::sync_channel(1);
+    std::thread::Builder::new().spawn(move || {
+        let _ = tx.send(work(&theirs));
+    })?;
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(r) => r,
+        Err(_) if gate.abandon() => Err(timed_out("the file could not be written in the time allowed")),
+        Err(_) => rx.recv_timeout(settle).unwrap_or_else(|_| Err(timed_out("the write did not finish in time"))),
+    }
+}
+
+/// Append `bytes` (whole lines) to a regular file under its advisory lock. The lock is waited
+/// for until `deadline`; the write begins only through `gate`. A file left with a torn last
+/// line gets a newline first, so the new lines stay whole; a write that comes up short is cut
+/// back, leaving the file exactly as it was. The parent directory is created when missing.
+pub fn append(path: &Path, bytes: &[u8], deadline: Instant, gate: &Gate) -> io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut file = open_regular(path, OpenOptions::new().read(true).append(true).create(true))?;
+    lock_by(&file, deadline, gate)?;
+    let result = (|| {
+        if !gate.begin() {
+            return Err(timed_out("abandoned before it began"));
+        }
+        let len = file.metadata()?.len();
+        let mut torn = false;
+        if len > 0 {
+            let mut last = [0u8; 1];
+            file.seek(SeekFrom::Start(len - 1))?;
+            file.read_exact(&mut last)?;
+            torn = last[0] != b'\n';
+        }
+        let written =
+            if torn { file.write_all(b"\n").and_then(|()| file.write_all(bytes)) } else { file.write_all(bytes) };
+        if let Err(e) = written {
+            // Never leave a part of a row behind.
+            return Err(match file.set_len(len) {
+                Ok(()) => e,
+                Err(cut) => io::Error::new(e.kind(), format!("{e}; cutting back the partial write failed too: {cut}")),
+            });
+        }
+        Ok(())
+    })();
+    let _ = file.unlock();
+    result
+}
+
+/// Take the file's exclusive lock, polling until `deadline` or until the gate is abandoned.
+fn lock_by(file: &File, deadline: Instant, gate: &Gate) -> io::Result<()> {
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
+        let now = Instant::now();
+        if now >= deadline || gate.abandoned() {
+            return Err(timed_out("another process holds its lock"));
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    #[test]
+    fn an_append_waits_for_the_lock_only_until_its_deadline() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("l.jsonl");
+        append(&path, b"{}\n", soon(), &Gate::default()).unwrap_or_else(|e| panic!("{e}"));
+        let holder = File::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        holder.lock().unwrap_or_else(|e| panic!("{e}"));
+        let started = Instant::now();
+        let err = append(&path, b"{}\n", started + Duration::from_millis(100), &Gate::default()).err();
+        assert_eq!(err.map(|e| e.kind()), Some(io::ErrorKind::TimedOut));
+        assert!(started.elapsed() < Duration::from_millis(400), "{:?}", started.elapsed());
+        holder.unlock().unwrap_or_else(|e| panic!("{e}"));
+        append(&path, b"{\"n\":2}\n", soon(), &Gate::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), "{}\n{\"n\":2}\n");
+    }
+
+    #[test]
+    fn an_abandoned_write_never_begins() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("l.jsonl");
+        let gate = Gate::default();
+        assert!(gate.abandon());
+        assert!(append(&path, b"{}\n", soon(), &gate).is_err());
+        assert_eq!(std::fs::read(&path).unwrap_or_default(), b"");
+        let begun = Gate::default();
+        assert!(begun.begin());
+        assert!(!begun.abandon(), "a write that has begun is waited for");
+    }
+
+    #[test]
+    fn a_write_past_its_deadline_is_abandoned_and_reported_as_not_written() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("l.jsonl");
+        std::fs::write(&path, b"").unwrap_or_default();
+        let holder = File::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        holder.lock().unwrap_or_else(|e| panic!("{e}"));
+        let target = path.clone();
+        // The work waits for the lock longer than the caller waits for the work.
+        let r = write_within(Instant::now() + Duration::from_millis(50), Duration::from_millis(50), move |gate| {
+            append(&target, b"{}\n", Instant::now() + Duration::from_secs(2), gate)
+        });
+        assert!(r.is_err());
+        holder.unlock().unwrap_or_else(|e| panic!("{e}"));
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(std::fs::read(&path).unwrap_or_default(), b"", "an abandoned row never lands");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_for_reading_and_appending_never_waited_on() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let fifo = dir.path().join("ledger.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().map(|s| s.success());
+        assert_eq!(made.ok(), Some(true));
+        let kind = |r: io::Result<()>| r.err().map(|e| e.kind());
+        assert_eq!(kind(read_regular(&fifo).map(drop)), Some(io::ErrorKind::InvalidInput));
+        assert_eq!(kind(append(&fifo, b"{}\n", soon(), &Gate::default())), Some(io::ErrorKind::InvalidInput));
+        // A path named by a person is read as given, until its deadline.
+        let started = Instant::now();
+        assert!(read_input(&fifo, started + Duration::from_millis(100)).is_err());
+        assert!(started.elapsed() < Duration::from_millis(400));
+    }
+}
