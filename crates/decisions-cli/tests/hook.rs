@@ -417,3 +417,25 @@ fn a_key_across_the_clip_never_reaches_the_event_log() {
         assert!(!text.as_bytes().windows(8).any(|t| t == w), "a fragment {:?} leaked", String::from_utf8_lossy(w));
     }
 }
+
+#[test]
+fn a_key_the_agent_echoes_is_never_logged_or_sent_in_the_body() {
+    // Found by the campaign: a command holding the key was logged, cut by the clip.
+    let stub = Stub::start(vec![Reply::json(&score(3, 0.3))]);
+    let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+    for f in [0, 150, 190, 200 - KEY.len() / 2] {
+        let command = format!("{}{KEY} && rm -rf ~", "x".repeat(f));
+        let mut input: Value = serde_json::from_str(&claude_input(&root, "Bash", &command)).expect("json");
+        input["hook_event_name"] = json!(format!("{}{KEY}", "E".repeat(f)));
+        hook("claude-code", &root, &input.to_string(), None);
+        hook("claude-code", &root, &claude_input(&root, "Bash", &command), None);
+    }
+    let text = std::fs::read_to_string(root.join(".leopold/events.jsonl")).unwrap_or_default();
+    for w in KEY.as_bytes().windows(8) {
+        assert!(!text.as_bytes().windows(8).any(|t| t == w), "{:?} leaked into the log", String::from_utf8_lossy(w));
+    }
+    assert!(text.contains("[redacted] && rm -rf ~") || text.contains("[redacted]"), "{text}");
+    for r in stub.requests() {
+        assert!(!r.body.contains(KEY), "the key went out in the request body");
+    }
+}

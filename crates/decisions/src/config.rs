@@ -117,13 +117,18 @@ pub fn read_project_file(path: &Path) -> std::io::Result<String> {
 /// Read `<leo-dir>/decisions/config.json`.
 pub fn load_config(leo_dir: &Path) -> ConfigFile {
     let path = config_path(leo_dir);
-    let text = match read_project_file(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ConfigFile::Missing,
-        Err(e) => return ConfigFile::Malformed { path, error: e.to_string() },
-    };
-    match serde_json::from_str::<Config>(&text) {
-        Ok(_) if let Some(dup) = crate::json::duplicate_keys(&text).first() => {
+    match read_project_file(&path) {
+        Ok(text) => parse_config(&text, path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => ConfigFile::Missing,
+        Err(e) => ConfigFile::Malformed { path, error: e.to_string() },
+    }
+}
+
+/// Parse config.json text read from `path`: a version this build knows, no unknown field, no
+/// repeated key.
+pub fn parse_config(text: &str, path: PathBuf) -> ConfigFile {
+    match serde_json::from_str::<Config>(text) {
+        Ok(_) if let Some(dup) = crate::json::duplicate_keys(text).first() => {
             ConfigFile::Malformed { path, error: dup.to_string() }
         }
         Ok(c) if c.version == CONTRACT_VERSION => ConfigFile::Loaded(c),

@@ -46,7 +46,7 @@ pub mod permission;
 pub use jsonl::{Records, append_line, append_lines};
 mod provider;
 mod secret;
-pub use secret::clip;
+pub use secret::{Redactor, clip};
 mod transport;
 
 pub use answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, certainty_of, confidence_from};
@@ -57,7 +57,7 @@ pub use ask::{
 pub use band::{Band, Direction, band_of};
 pub use config::{
     Config, ConfigFile, DescriptorLookup, Env, PROVIDER_ENV, Source, config_path, descriptor_for, find_leo_dir,
-    git_root, load_config, read_project_file, resolve_name,
+    git_root, load_config, parse_config, read_project_file, resolve_name,
 };
 pub use contract::{
     CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, Catalog, CatalogError, NOUL_CRITERIA_KEYS,
@@ -68,3 +68,62 @@ pub use provider::{
     Descriptor, DescriptorError, NONE, REGISTRY, Wire, builtin, calibration_label, is_system_one_endpoint, known_names,
     provider_templates, validate_descriptor, wire_of,
 };
+
+/// Entry points for the fuzz targets in `crates/decisions/fuzz`: the private wire parsers, fed
+/// any bytes. Built only under cargo-fuzz (`--cfg fuzzing`).
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    use crate::contract::Question;
+
+    fn questions() -> Vec<Question> {
+        let catalog = serde_json::json!({"version": "decisions/1.0", "questions": {
+            "pick": {"type": "choice", "instructions": "?", "criteria": {"low": null, "lower": null, "high": null}},
+            "grade": {"type": "score", "instructions": "?", "criteria": ["a", "b", "c", "d"]},
+            "yes": {"type": "noul", "instructions": "?"}},
+            "thresholds": {"pick": {"floor": 0.5, "escalate": 0.6, "act": 0.8},
+                           "grade": {"floor": 0.5, "escalate": 0.6, "act": 0.8},
+                           "yes": {"floor": 0.5, "escalate": 0.6, "act": 0.8}}});
+        let none = crate::builtin("none").unwrap_or_else(|| unreachable!());
+        crate::validate_catalog(&catalog, &none).map(|c| c.questions).unwrap_or_default()
+    }
+
+    /// Every answer taken keeps the contract: a distribution over exactly the outcomes that
+    /// sums to 1, values and confidence in [0, 1].
+    fn check(q: &Question, a: &crate::Answer) {
+        let unit = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
+        if let Some(p) = &a.probabilities {
+            let keys: Vec<&str> = p.0.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(keys, q.kind.outcomes().iter().map(String::as_str).collect::<Vec<_>>(), "{a:?}");
+            assert!(p.values().all(unit) && (p.values().sum::<f64>() - 1.0).abs() <= 0.0201, "{a:?}");
+        }
+        assert!(a.confidence.is_none_or(unit) && crate::certainty_of(a).is_none_or(unit), "{a:?}");
+        if let crate::AnswerValue::Noul(p) = a.value {
+            assert!(unit(p), "{a:?}");
+        }
+    }
+
+    /// A System One answer body, as the transport would hand it over.
+    pub fn systemone(bytes: &[u8]) {
+        let Ok(value) = serde_json::from_slice(bytes) else { return };
+        let duplicates = crate::json::duplicate_keys(&String::from_utf8_lossy(bytes));
+        let body = crate::transport::Body { value, duplicates };
+        let qs = questions();
+        let refs: Vec<&Question> = qs.iter().collect();
+        for (q, r) in qs.iter().zip(crate::provider::systemone::answers_from("jev", "m", &body, &refs)) {
+            if let Ok(a) = r {
+                check(q, &a);
+            }
+        }
+    }
+
+    /// A chat-completions body, for each question type.
+    pub fn chat(bytes: &[u8]) {
+        let Ok(value) = serde_json::from_slice(bytes) else { return };
+        for q in &questions() {
+            if let Ok(a) = crate::provider::chat::answer("openrouter", "m", &value, q) {
+                check(q, &a);
+            }
+        }
+    }
+}

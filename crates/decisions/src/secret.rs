@@ -104,6 +104,41 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// Every key the environment holds for the providers named, to take out of anything written:
+/// an agent's input echoing a key is redacted before it is read, clipped or logged.
+#[derive(Debug, Default)]
+pub struct Redactor(Vec<SecretKey>);
+
+impl Redactor {
+    /// The keys held in these variables (unset or empty ones are skipped).
+    pub fn from_env<'a>(env: &crate::Env, variables: impl IntoIterator<Item = &'a str>) -> Redactor {
+        let mut r = Redactor::default();
+        r.add_from_env(env, variables);
+        r
+    }
+
+    /// Add the keys held in more variables.
+    pub fn add_from_env<'a>(&mut self, env: &crate::Env, variables: impl IntoIterator<Item = &'a str>) {
+        for v in variables {
+            if let Some(key) = env.get(v)
+                && !self.0.iter().any(|k| k.expose() == key)
+            {
+                self.0.push(SecretKey::new(key));
+            }
+        }
+    }
+
+    /// `text` with every key and every fragment of one replaced by `[redacted]`.
+    pub fn redact(&self, text: &str) -> String {
+        self.0.iter().fold(text.to_string(), |t, k| k.redact(&t))
+    }
+
+    /// Redact every string and object key of a JSON value in place.
+    pub fn redact_value(&self, v: &mut Value) {
+        self.0.iter().for_each(|k| k.redact_value(v));
+    }
+}
+
 /// `s` cut to `max` characters, with `...` when it was longer. Text that may hold a key is
 /// redacted before it is clipped, never after.
 pub fn clip(s: &str, max: usize) -> String {

@@ -67,7 +67,10 @@ impl Call<'_> {
 
     /// POST a JSON body and return the parsed 200 body, retrying on congestion.
     pub(crate) fn post_json(&self, body: &Value, retries: &mut Vec<Retry>) -> Result<Body, Failure> {
-        let payload = serde_json::to_vec(body).map_err(|e| self.fail(FailureReason::Validation, e.to_string()))?;
+        // The key goes in one header and nowhere else, even when the state holds it.
+        let mut body = body.clone();
+        self.key.redact_value(&mut body);
+        let payload = serde_json::to_vec(&body).map_err(|e| self.fail(FailureReason::Validation, e.to_string()))?;
         // ureq zeroes 128 KiB buffers each way by default: most of a hook's call, for a request
         // and an answer of a few KiB. Larger bodies still stream through the smaller buffers.
         let agent: ureq::Agent = ureq::Agent::config_builder()

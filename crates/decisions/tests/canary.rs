@@ -73,3 +73,16 @@ fn the_canary_never_shows_on_paths_that_make_no_call() {
         assert_clean(label, &d);
     }
 }
+
+#[test]
+fn a_state_holding_the_key_sends_it_only_in_the_header() {
+    let stub = Stub::start(vec![Reply::json(&answers())]);
+    let (_dir, leo) = project();
+    let mut req = request(&leo, &["effort"], explicit("jev", &stub.url("/v1/systemone")));
+    req.state = json!({"item": format!("deploy with {KEY}"), KEY: [KEY]});
+    let d = ask(&req, ());
+    assert_clean("state", &d);
+    let sent = &stub.requests()[0];
+    assert!(!sent.body.contains(KEY), "{}", sent.body);
+    assert_eq!(sent.json()["state"]["item"], "deploy with [redacted]");
+}

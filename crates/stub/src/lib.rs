@@ -2,7 +2,8 @@
 //! third-party `jevcompat mock` System One server.
 //!
 //! The stub serves a script of [`Reply`]s in order (the last one repeats) and records every
-//! request it reads. Each connection gets one response and is closed.
+//! request it reads. Each connection gets one response and is closed. The script can be
+//! replaced while it runs ([`Stub::replace`]), so one server can play many behaviours.
 
 #![allow(clippy::unwrap_used)]
 
@@ -28,12 +29,14 @@ pub enum Reply {
         /// How long to wait before answering.
         delay: Duration,
     },
-    /// Read the request and never answer.
+    /// Read the request and never answer (until the client goes away).
     Hang,
     /// Send a 200 head promising a large body, then one byte every interval.
     Drip(Duration),
     /// Close the connection without answering.
     Close,
+    /// Send these bytes as the whole response, however broken, then close.
+    Raw(Vec<u8>),
 }
 
 impl Reply {
@@ -93,6 +96,8 @@ impl Recorded {
 pub struct Stub {
     addr: std::net::SocketAddr,
     requests: Arc<Mutex<Vec<Recorded>>>,
+    script: Arc<Mutex<Vec<Reply>>>,
+    next: Arc<AtomicUsize>,
 }
 
 impl Stub {
@@ -103,16 +108,28 @@ impl Stub {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&requests);
         let next = Arc::new(AtomicUsize::new(0));
+        let script = Arc::new(Mutex::new(script));
+        let (counter, served) = (Arc::clone(&next), Arc::clone(&script));
         thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let reply = script.get(i).or(script.last()).cloned().unwrap_or(Reply::Close);
+                let i = counter.fetch_add(1, Ordering::SeqCst);
+                let reply = {
+                    let script = served.lock().unwrap();
+                    script.get(i).or(script.last()).cloned().unwrap_or(Reply::Close)
+                };
                 let seen = Arc::clone(&seen);
                 thread::spawn(move || serve(stream, reply, &seen));
             }
         });
-        Stub { addr, requests }
+        Stub { addr, requests, script, next }
+    }
+
+    /// Serve a new script from its first reply on, and forget the requests seen so far.
+    pub fn replace(&self, script: Vec<Reply>) {
+        *self.script.lock().unwrap() = script;
+        self.next.store(0, Ordering::SeqCst);
+        self.requests.lock().unwrap().clear();
     }
 
     /// A URL on the stub.
@@ -165,7 +182,12 @@ fn serve(stream: TcpStream, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
             let _ = out.set_read_timeout(Some(Duration::from_secs(2)));
             let _ = out.read(&mut sink);
         }
-        Reply::Hang => thread::sleep(Duration::from_secs(60)),
+        Reply::Hang => {
+            // Hold the connection open until the client gives up on it.
+            let _ = out.set_read_timeout(Some(Duration::from_secs(60)));
+            let mut sink = [0u8; 64];
+            while matches!(out.read(&mut sink), Ok(n) if n > 0) {}
+        }
         Reply::Drip(every) => {
             let _ =
                 out.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n");
@@ -178,6 +200,14 @@ fn serve(stream: TcpStream, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
             }
         }
         Reply::Close => {}
+        Reply::Raw(bytes) => {
+            let _ = out.write_all(&bytes);
+            let _ = out.flush();
+            let _ = out.shutdown(Shutdown::Write);
+            let mut sink = [0u8; 64];
+            let _ = out.set_read_timeout(Some(Duration::from_secs(2)));
+            let _ = out.read(&mut sink);
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use decisions::permission::{self, Verdict};
-use decisions::{CatalogRef, Env, Event, LogLine, Request, clip};
+use decisions::{CatalogRef, Env, Event, LogLine, Redactor, Request, clip};
 use serde_json::{Value, json};
 
 use super::exit;
@@ -25,12 +25,6 @@ const DEFAULT_TIMEOUT_MS: u64 = 2000;
 const GRACE_MS: u64 = 250;
 /// How long a write that began just before the deadline is waited for.
 const SETTLE_MS: u64 = 50;
-/// How much of a command an event keeps.
-const COMMAND_MAX: usize = 200;
-/// How much of a name (a tool, an event, an agent id) an event keeps.
-const NAME_MAX: usize = 100;
-/// How much of a session id an event keeps.
-const SESSION_MAX: usize = 8;
 /// The variable that sets the budget.
 const TIMEOUT_ENV: &str = "LEOPOLD_DECISIONS_TIMEOUT_MS";
 
@@ -49,53 +43,12 @@ enum Agent {
     Gemini,
 }
 
-/// The hook events whose reply can deny.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum HookEvent {
-    /// Claude Code and Codex: every tool call, before it runs.
-    PreToolUse,
-    /// Claude Code and Codex: only where a permission prompt would be shown.
-    PermissionRequest,
-    /// Gemini CLI: every tool call, before it runs.
-    BeforeTool,
-}
-
-impl Agent {
-    /// Whether the tool is the agent's shell.
-    fn is_shell(self, tool: &str) -> bool {
-        match self {
-            Agent::ClaudeCode => tool == "Bash",
-            Agent::Codex => matches!(tool, "Bash" | "shell" | "exec_command" | "local_shell"),
-            Agent::Gemini => tool == "run_shell_command",
-        }
-    }
-
-    /// The event named in the input (absent: the one this agent's hook is wired as by default).
-    fn event(self, name: Option<&str>) -> Option<HookEvent> {
-        match (self, name) {
-            (Agent::Gemini, None | Some("BeforeTool")) => Some(HookEvent::BeforeTool),
-            (Agent::Gemini, Some(_)) => None,
-            (_, None | Some("PreToolUse")) => Some(HookEvent::PreToolUse),
-            (_, Some("PermissionRequest")) => Some(HookEvent::PermissionRequest),
-            (_, Some(_)) => None,
-        }
-    }
-}
-
-impl HookEvent {
-    /// The deny reply, in the shape this event reads.
-    fn deny(self, reason: &str) -> Value {
-        match self {
-            HookEvent::PreToolUse => json!({"hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": reason
-            }}),
-            HookEvent::PermissionRequest => json!({"hookSpecificOutput": {
-                "hookEventName": "PermissionRequest",
-                "decision": {"behavior": "deny", "message": reason}
-            }}),
-            HookEvent::BeforeTool => json!({"decision": "deny", "reason": reason}),
+impl From<Agent> for permission::Agent {
+    fn from(a: Agent) -> Self {
+        match a {
+            Agent::ClaudeCode => permission::Agent::ClaudeCode,
+            Agent::Codex => permission::Agent::Codex,
+            Agent::Gemini => permission::Agent::Gemini,
         }
     }
 }
@@ -111,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     // Everything that can stall (stdin, the filesystem, the provider) runs in a worker; this
     // thread only waits, answers, and logs what it can by the deadline.
     let (tx, rx) = mpsc::channel();
-    let agent = args.agent;
+    let agent = args.agent.into();
     std::thread::spawn(move || {
         let _ = tx.send(decide(agent, budget_ms, &Env::Process));
     });
@@ -122,14 +75,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             project: project(None, &env),
             events: vec![Event::DecisionTimeout { reason, command: None }],
             deny: None,
-            who: Who::default(),
+            session: None,
+            agent_id: None,
         }
     });
     if let Some(reply) = &outcome.deny {
         super::print_json(reply, false)?;
     }
     if let Some(leo) = &outcome.project {
-        log_events(leo, &outcome.events, &outcome.who, log_by);
+        log_events(leo, &outcome, log_by);
     }
     Ok(exit::OK)
 }
@@ -144,7 +98,7 @@ fn budget(env: &Env) -> u64 {
             _ => {
                 eprintln!(
                     "decisions: {TIMEOUT_ENV}={:?} is not a positive number of milliseconds; using {DEFAULT_TIMEOUT_MS}",
-                    clip(&v, NAME_MAX)
+                    clip(&v, permission::NAME_MAX)
                 );
                 DEFAULT_TIMEOUT_MS
             }
@@ -152,47 +106,41 @@ fn budget(env: &Env) -> u64 {
     }
 }
 
-/// Who the events belong to, as the agent said.
-#[derive(Debug, Default)]
-struct Who {
-    session: Option<String>,
-    agent_id: Option<String>,
-}
-
-/// What the worker decided: the events to log in the project, and the reply, if any.
+/// What the worker decided: the events to log in the project, the reply, if any, and whose
+/// session it was.
 struct Outcome {
     project: Option<PathBuf>,
     events: Vec<Event>,
     deny: Option<Value>,
-    who: Who,
+    session: Option<String>,
+    agent_id: Option<String>,
 }
 
-fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
+fn decide(agent: permission::Agent, budget_ms: u64, env: &Env) -> Outcome {
     let mut input = Vec::new();
     let read = std::io::stdin().read_to_end(&mut input);
-    let hook: Option<Value> = read.ok().and_then(|_| serde_json::from_slice(&input).ok());
-    let text = |key: &str| hook.as_ref().and_then(|h| h.get(key)).and_then(Value::as_str);
-    let cwd = text("cwd").map(PathBuf::from);
-    let who = Who {
-        session: text("session_id").map(|s| s.chars().take(SESSION_MAX).collect()),
-        agent_id: text("agent_id").map(|s| clip(s, NAME_MAX)),
+    // An agent may echo a provider's key (a command that prints it): every key the environment
+    // holds for a known provider is out of the input before anything reads, clips, sends or
+    // logs it. The project's own key variables join once its config is read.
+    let builtin: Vec<String> = decisions::known_names().filter_map(decisions::builtin).map(|d| d.auth_env).collect();
+    let mut redactor = Redactor::from_env(env, builtin.iter().map(String::as_str));
+    let hook = match read {
+        Ok(_) => permission::read_call(agent, &input, &redactor),
+        Err(_) => permission::read_call(agent, b"", &redactor),
     };
-    let mut out = Outcome { project: project(cwd.as_deref(), env), events: Vec::new(), deny: None, who };
-    let skipped = |reason: String| Event::DecisionSkipped { reason };
-
-    let Some(hook) = &hook else {
-        out.events.push(skipped("unreadable hook input".into()));
-        return out;
+    let mut out = Outcome {
+        project: project(hook.cwd.as_deref(), env),
+        events: Vec::new(),
+        deny: None,
+        session: hook.session,
+        agent_id: hook.agent_id,
     };
-    let event_name = hook.get("hook_event_name").and_then(Value::as_str);
-    let Some(event) = agent.event(event_name) else {
-        out.events.push(skipped(format!("not a permission event ({:?})", clip(event_name.unwrap_or(""), NAME_MAX))));
-        return out;
-    };
-    let tool = hook.get("tool_name").and_then(Value::as_str).unwrap_or_default();
-    let (true, Some(command)) = (agent.is_shell(tool), command_of(hook)) else {
-        out.events.push(skipped(format!("not a shell command (tool {:?})", clip(tool, NAME_MAX))));
-        return out;
+    let call = match hook.call {
+        Ok(call) => call,
+        Err(reason) => {
+            out.events.push(Event::DecisionSkipped { reason });
+            return out;
+        }
     };
     // No project, no permission.json or no provider: silent, and no network.
     let Some(leo) = out.project.clone() else { return out };
@@ -205,6 +153,9 @@ fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
     if decisions::resolve_name(None, &config, env).0 == decisions::NONE {
         return out;
     }
+    let own = config.config().map(|c| c.providers.values().filter_map(|d| d["auth_env"].as_str()).collect::<Vec<_>>());
+    redactor.add_from_env(env, own.unwrap_or_default());
+    let command = redactor.redact(&call.command);
     // A catalog that does not read or parse is left for the ask to name as its failure.
     let by_name = CatalogRef::Name(permission::CATALOG.into());
     let read_by = super::after(Instant::now(), budget_ms);
@@ -213,7 +164,7 @@ fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
     let request = Request {
         catalog: Some(doc.map_or(by_name, CatalogRef::Document)),
         questions: vec![permission::QUESTION.into()],
-        state: json!({"command": command, "cwd": cwd.as_ref().map(|c| c.display().to_string())}),
+        state: json!({"command": command, "cwd": hook.cwd.as_ref().map(|c| c.display().to_string())}),
         leo_dir: Some(leo),
         config: Some(config),
         timeout_ms: Some(budget_ms),
@@ -221,28 +172,16 @@ fn decide(agent: Agent, budget_ms: u64, env: &Env) -> Outcome {
     };
     let decision = decisions::ask(&request, ());
     out.events.extend(decision.events.iter().cloned());
-    let command = clip(&command, COMMAND_MAX);
+    let command = clip(&command, permission::COMMAND_MAX);
     match permission::verdict(&decision, &question) {
         Verdict::Deny { score, reason, .. } => {
             out.events.push(Event::DecisionDenied { command, score, question: permission::QUESTION.into() });
-            out.deny = Some(event.deny(&format!("decisions: {reason}")));
+            out.deny = Some(call.event.deny(&format!("decisions: {reason}")));
         }
         Verdict::Allow(Some(reason)) => out.events.push(Event::DecisionTimeout { reason, command: Some(command) }),
         Verdict::Allow(None) => {}
     }
     out
-}
-
-/// The command of a shell tool call: a string, or an argv array joined by spaces.
-fn command_of(hook: &Value) -> Option<String> {
-    match hook.pointer("/tool_input/command")? {
-        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
-        Value::Array(parts) => {
-            let words: Vec<&str> = parts.iter().filter_map(Value::as_str).collect();
-            (!words.is_empty()).then(|| words.join(" "))
-        }
-        _ => None,
-    }
 }
 
 /// The project's `.leopold`: from the hook's `cwd`, else the agent's project variable, else the
@@ -269,7 +208,8 @@ fn question_text(doc: Option<&Value>) -> String {
 /// Append the events to the project's event log by `deadline`, in one write. A log that cannot
 /// be written in time (a held lock, a FIFO, a stalled mount) is skipped with one line on
 /// stderr, and never changes the verdict.
-fn log_events(leo: &Path, events: &[Event], who: &Who, deadline: Instant) {
+fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
+    let events = &outcome.events;
     if events.is_empty() {
         return;
     }
@@ -277,8 +217,8 @@ fn log_events(leo: &Path, events: &[Event], who: &Who, deadline: Instant) {
     let lines: Vec<Value> = events
         .iter()
         .map(|event| {
-            let line = LogLine { ts: ts.clone(), event, session: who.session.clone(), agent_id: who.agent_id.clone() };
-            serde_json::to_value(line).unwrap_or(Value::Null)
+            let (session, agent_id) = (outcome.session.clone(), outcome.agent_id.clone());
+            serde_json::to_value(LogLine { ts: ts.clone(), event, session, agent_id }).unwrap_or(Value::Null)
         })
         .collect();
     let path = leo.join("events.jsonl");

@@ -1,0 +1,935 @@
+//! The hardening campaign: mutated inputs, a hostile System One server, the `jevcompat`
+//! mock's faults, a hostile filesystem and concurrent writers, thrown at the seam, the ledgers
+//! and the hook. It counts panics, hangs (past the deadline and its grace), leaks (a fragment
+//! of the key in any output), lost rows (an id printed for a row that is not stored exactly
+//! once, or a torn line left behind) and silent answers (a broken answer taken as good).
+//!
+//! CI runs it small (300 cases, seed 1). By hand it runs long, with a random seed:
+//!
+//! ```sh
+//! CAMPAIGN_CASES=24000 CAMPAIGN_SEED=random cargo test --release -p decisions-cli --test campaign -- --nocapture
+//! ```
+
+use std::io::Write;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use decisions::{AnswerValue, CatalogRef, Descriptor, Env, ProviderChoice, Request, ask, certainty_of};
+use serde_json::{Value, json};
+use stub::{Reply, Stub};
+
+const KEY: &str = "sk-canary-campaign-4b1f9e0d7a2c85";
+/// A case past its deadline by more than this counts as a hang (the machine is noisy).
+const SLACK: Duration = Duration::from_millis(600);
+/// The budget every ask and hook in the campaign runs under.
+const BUDGET_MS: u64 = 300;
+const GRACE: Duration = Duration::from_millis(250);
+
+const CATALOGS: [&str; 4] = [
+    include_str!("../../../templates/decisions/routing.json"),
+    include_str!("../../../templates/decisions/review.json"),
+    include_str!("../../../templates/decisions/triage.json"),
+    include_str!("../../../templates/decisions/permission.json"),
+];
+
+/// A small seeded generator (xorshift64*): the campaign is reproducible from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        (self.next() % 10_000) as f64 / 10_000.0 < p
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len())]
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    by_part: Vec<(&'static str, usize)>,
+    panics: usize,
+    hangs: usize,
+    leaks: usize,
+    lost_rows: usize,
+    silent: usize,
+    findings: Vec<String>,
+}
+
+impl Tally {
+    fn part(&mut self, name: &'static str, cases: usize) {
+        self.cases += cases;
+        self.by_part.push((name, cases));
+    }
+    fn found(&mut self, kind: &str, what: String) {
+        match kind {
+            "panic" => self.panics += 1,
+            "hang" => self.hangs += 1,
+            "leak" => self.leaks += 1,
+            "lost" => self.lost_rows += 1,
+            _ => self.silent += 1,
+        }
+        if self.findings.len() < 40 {
+            self.findings.push(format!("{kind}: {}", decisions::clip(&what, 400)));
+        }
+    }
+    /// Check any text a case produced for a fragment of the key.
+    fn scan(&mut self, label: &str, text: &str) {
+        if let Some(w) = KEY.as_bytes().windows(8).find(|w| text.as_bytes().windows(8).any(|t| t == *w)) {
+            self.found("leak", format!("{label}: {:?}", String::from_utf8_lossy(w)));
+        }
+    }
+}
+
+// ---- mutation ----------------------------------------------------------------------------
+
+const VOCABULARY: [&str; 18] = [
+    "type",
+    "choice",
+    "score",
+    "noul",
+    "probabilities",
+    "confidence",
+    "answers",
+    "model",
+    "legend",
+    "detail",
+    "error",
+    "message",
+    "questions",
+    "thresholds",
+    "floor",
+    "act",
+    "criteria",
+    "instructions",
+];
+
+fn junk(rng: &mut Rng) -> Value {
+    match rng.below(16) {
+        0 => Value::Null,
+        1 => json!(rng.chance(0.5)),
+        2 => json!(1e308),
+        3 => json!(-0.0),
+        4 => json!(u64::MAX),
+        5 => json!(-1),
+        6 => json!(""),
+        7 => json!("x".repeat(1 << (8 + rng.below(9)))),
+        8 => json!(format!("{}{KEY}{}", "f".repeat(rng.below(320)), "g".repeat(rng.below(4)))),
+        9 => json!("ü\u{0}\u{202e}𝄞"),
+        10 => json!([[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]),
+        11 => Value::Object((0..rng.below(40)).map(|i| (format!("k{i}"), json!(i))).collect()),
+        12 => json!(rng.pick(&VOCABULARY)),
+        13 => json!(0.5),
+        14 => json!(rng.below(12).to_string()),
+        _ => json!([1, "two", null]),
+    }
+}
+
+/// Pointers to every node of a value.
+fn nodes(v: &Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(m) => {
+            m.iter().for_each(|(k, c)| nodes(c, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out))
+        }
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, c)| nodes(c, format!("{at}/{i}"), out)),
+        _ => {}
+    }
+}
+
+/// One to four structural mutations, then perhaps one on the text.
+fn mutate(rng: &mut Rng, seed: &Value) -> String {
+    let mut v = seed.clone();
+    for _ in 0..1 + rng.below(4) {
+        let mut all = Vec::new();
+        nodes(&v, String::new(), &mut all);
+        let at = rng.pick(&all).clone();
+        let j = junk(rng);
+        let op = rng.below(4);
+        let Some(node) = v.pointer_mut(&at) else { continue };
+        match (op, node) {
+            (0, node) => *node = j,
+            (1, Value::Object(m)) if !m.is_empty() => {
+                let k = m.keys().nth(rng.below(m.len())).cloned().unwrap_or_default();
+                m.remove(&k);
+            }
+            (2, Value::Object(m)) => {
+                m.insert(rng.pick(&VOCABULARY).to_string(), j);
+            }
+            (_, node) => *node = j,
+        }
+    }
+    let text = v.to_string();
+    match rng.below(7) {
+        0 => repeat_member(rng, &text),
+        1 => text[..floor(&text, rng.below(text.len() + 1))].to_string(),
+        2 => {
+            let at = floor(&text, rng.below(text.len() + 1));
+            format!(
+                "{}{}{}",
+                &text[..at],
+                rng.pick(&["NaN", "Infinity", "\u{0}", "}", "\"", ",", "\\u12"]),
+                &text[at..]
+            )
+        }
+        3 => text.replace(KEY, &KEY.chars().map(|c| format!("\\u{:04x}", c as u32)).collect::<String>()),
+        _ => text,
+    }
+}
+
+fn floor(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Repeat one object member in the text: `"k": v` becomes `"k": v, "k": <junk>`.
+fn repeat_member(rng: &mut Rng, text: &str) -> String {
+    let starts: Vec<usize> = text.match_indices("{\"").map(|(i, _)| i + 1).collect();
+    if starts.is_empty() {
+        return text.to_string();
+    }
+    let at = *rng.pick(&starts);
+    let Some(end) = text[at + 1..].find('"').map(|e| at + 1 + e) else { return text.to_string() };
+    let key = &text[at..=end];
+    format!("{}{key}: {}, {}", &text[..at], junk(rng), &text[at..])
+}
+
+// ---- part A: parsers --------------------------------------------------------------------
+
+fn parsers(rng: &mut Rng, n: usize, t: &mut Tally) {
+    let jev = decisions::builtin("jev").unwrap_or_else(|| unreachable!());
+    let mut open = decisions::builtin("openrouter").unwrap_or_else(|| unreachable!());
+    open.model = "m/m".into();
+    let dir = tempfile::tempdir().expect("tmp");
+    let leo = dir.path().join(".leopold");
+    std::fs::create_dir_all(leo.join("decisions")).expect("mkdir");
+    let config = serde_json::to_value(json!({"version": "decisions/1.0", "provider": "jev",
+        "providers": {"jev": jev.clone(), "openrouter": open.clone()}}))
+    .unwrap_or_default();
+    for i in 0..n {
+        let (text, what) = if i % 3 == 2 {
+            (mutate(rng, &config), "config")
+        } else {
+            let text: &str = CATALOGS[rng.below(CATALOGS.len())];
+            let seed: Value = serde_json::from_str(text).unwrap_or_default();
+            (mutate(rng, &seed), "catalog")
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| match what {
+            "config" => {
+                std::fs::write(leo.join("decisions/config.json"), &text).unwrap_or_default();
+                let c = decisions::load_config(&leo);
+                let _ = decisions::descriptor_for("jev", &c).map(|d| decisions::validate_descriptor(&d));
+            }
+            _ => {
+                if let Ok(doc) = decisions::json::Document::parse(&text) {
+                    for d in [&jev, &open] {
+                        if let Ok(c) = decisions::validate_catalog(&doc.value, d) {
+                            for q in &c.questions {
+                                let b = q.thresholds;
+                                let ok = [b.floor, b.escalate, b.act].iter().all(|x| (0.0..=1.0).contains(x))
+                                    && b.floor <= b.escalate
+                                    && b.escalate <= b.act;
+                                if !ok {
+                                    panic!("a catalog with broken bars validated: {text}");
+                                }
+                            }
+                        }
+                    }
+                }
+                let _ = decisions::json::duplicate_keys(&text);
+            }
+        }));
+        if let Err(p) = outcome {
+            t.found("panic", format!("{what} parser: {} on {text}", panic_text(&p)));
+        }
+    }
+    t.part("parsers", n);
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+}
+
+// ---- part B: a hostile System One (and chat) server ------------------------------------
+
+fn systemone_body() -> Value {
+    json!({"model": "jev-1.13.0", "answers": {
+        "effort": {"type": "choice", "choice": "high", "probabilities": {"low": 0.02, "medium": 0.03, "high": 0.9, "xhigh": 0.03, "max": 0.02}, "confidence": 0.9},
+        "irreversible": {"type": "noul", "noul": 0.96},
+        "cosmetic": {"type": "noul", "noul": 0.1}}, "usage": {"input_tokens": 1, "output_tokens": 1}})
+}
+
+fn chat_body(answer: &str) -> Value {
+    let content = json!({ "answer": answer }).to_string();
+    json!({"model": "m", "choices": [{"message": {"content": content}, "logprobs": {"content": [
+        {"token": "{\"answer\":\"", "logprob": 0.0, "top_logprobs": []},
+        {"token": answer, "logprob": -0.1, "top_logprobs": [{"token": answer, "logprob": -0.1}, {"token": "low", "logprob": -2.5}]},
+        {"token": "\"}", "logprob": 0.0, "top_logprobs": []}]}}]})
+}
+
+fn http(status: &str, headers: &str, body: &[u8]) -> Reply {
+    let mut raw = format!("HTTP/1.1 {status}\r\n{headers}").into_bytes();
+    raw.extend_from_slice(b"\r\n");
+    raw.extend_from_slice(body);
+    Reply::Raw(raw)
+}
+
+/// One way for a server to behave, by name.
+type Behaviour = (&'static str, fn(&mut Rng) -> Reply);
+
+/// The hostile server's behaviours.
+fn behaviours() -> Vec<Behaviour> {
+    fn echo(rng: &mut Rng) -> String {
+        format!("{}{KEY}{}", "f".repeat(rng.below(330)), "g".repeat(rng.below(3)))
+    }
+    vec![
+        ("401 echoing the key", |r| Reply::status(401, &json!({ "detail": echo(r) }).to_string())),
+        ("403 echoing the key", |r| {
+            Reply::status(403, &json!({"detail": {"error_type": "x", "message": echo(r)}}).to_string())
+        }),
+        ("422 echoing the key", |r| {
+            Reply::status(422, &json!({"detail": [{"loc": [echo(r)], "msg": echo(r)}]}).to_string())
+        }),
+        ("400 flat error echo", |r| {
+            Reply::status(400, &json!({"error": {"type": echo(r), "message": echo(r)}}).to_string())
+        }),
+        ("500 echoing the key", |r| Reply::status(500, &json!({ "error": echo(r) }).to_string())),
+        ("429 echoing, retry", |r| {
+            Reply::status(429, &json!({ "detail": echo(r) }).to_string()).header("retry-after-ms", "5")
+        }),
+        ("529 echoing, retry", |r| {
+            Reply::status(529, &json!({ "detail": echo(r) }).to_string()).header("retry-after", "0.01")
+        }),
+        ("503 huge retry-after", |_| Reply::status(503, "{}").header("retry-after", "3600")),
+        ("429 negative retry-after", |_| Reply::status(429, "{}").header("retry-after", "-5")),
+        ("429 garbage retry-after", |_| {
+            Reply::status(429, "{}").header("retry-after", "soon").header("retry-after-ms", "NaN")
+        }),
+        ("model echoing the key", |r| {
+            let mut b = systemone_body();
+            b["model"] = json!(echo(r));
+            Reply::json(&b)
+        }),
+        ("choice echoing the key", |r| {
+            let mut b = systemone_body();
+            b["answers"]["effort"]["choice"] = json!(echo(r));
+            Reply::json(&b)
+        }),
+        ("probability key echoing", |_| {
+            let mut b = systemone_body();
+            b["answers"]["effort"]["probabilities"][KEY] = json!(0.0);
+            Reply::json(&b)
+        }),
+        ("key split in two strings", |_| {
+            let (a, b) = KEY.split_at(KEY.len() / 2);
+            Reply::status(401, &json!({"detail": {"error_type": a, "message": b}}).to_string())
+        }),
+        ("key escaped", |_| {
+            let e: String = KEY.chars().map(|c| format!("\\u{:04x}", c as u32)).collect();
+            Reply::status(401, &format!("{{\"detail\": \"{e}\"}}"))
+        }),
+        ("repeated answer key", |_| {
+            let b = systemone_body();
+            let good = b["answers"]["effort"].to_string();
+            let bad = json!({"type": "choice", "choice": "low", "probabilities": {"low": 1.0, "medium": 0.0, "high": 0.0, "xhigh": 0.0, "max": 0.0}});
+            Reply::status(
+                200,
+                &format!(
+                    "{{\"model\":\"m\",\"answers\":{{\"effort\":{bad},\"irreversible\":{{\"type\":\"noul\",\"noul\":0.9}},\"cosmetic\":{{\"type\":\"noul\",\"noul\":0.1}},\"effort\":{good}}}}}"
+                ),
+            )
+        }),
+        ("repeated probability key", |_| {
+            Reply::status(
+                200,
+                r#"{"answers":{"effort":{"type":"choice","choice":"high","probabilities":{"low":0.9,"medium":0,"high":0.1,"xhigh":0,"max":0,"low":0},"confidence":0.9},"irreversible":{"type":"noul","noul":0.9},"cosmetic":{"type":"noul","noul":0.2}}}"#,
+            )
+        }),
+        ("repeated noul field", |_| {
+            Reply::status(
+                200,
+                r#"{"answers":{"effort":{"type":"choice","choice":"high","probabilities":{"low":0,"medium":0,"high":1,"xhigh":0,"max":0}},"irreversible":{"type":"noul","noul":0.0,"noul":1.0},"cosmetic":{"type":"noul","noul":0.2}}}"#,
+            )
+        }),
+        ("hang", |_| Reply::Hang),
+        ("drip", |_| Reply::Drip(Duration::from_millis(20))),
+        ("close", |_| Reply::Close),
+        ("late answer", |_| Reply::json(&systemone_body()).delayed(Duration::from_millis(BUDGET_MS + 100))),
+        ("not JSON", |_| Reply::status(200, "<html>oops</html>")),
+        ("empty 200", |_| Reply::status(200, "")),
+        ("null body", |_| Reply::status(200, "null")),
+        ("array body", |_| Reply::status(200, "[1,2,3]")),
+        ("answers array", |_| Reply::json(&json!({"answers": [1, 2]}))),
+        ("invalid UTF-8", |_| {
+            http("200 OK", "Content-Length: 4\r\nContent-Type: application/json\r\n", b"\"\xff\xfe\"")
+        }),
+        ("deep nesting", |_| Reply::status(200, &format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)))),
+        ("NaN tokens", |_| Reply::status(200, r#"{"answers":{"irreversible":{"type":"noul","noul":NaN}}}"#)),
+        ("huge numbers", |_| {
+            Reply::status(
+                200,
+                r#"{"answers":{"effort":{"type":"choice","choice":"high","probabilities":{"low":1e400,"medium":0,"high":1,"xhigh":0,"max":0}},"irreversible":{"type":"noul","noul":1e-400}}}"#,
+            )
+        }),
+        ("probabilities as strings", |_| {
+            let mut b = systemone_body();
+            b["answers"]["effort"]["probabilities"]["high"] = json!("0.9");
+            Reply::json(&b)
+        }),
+        ("negative probability", |_| {
+            let mut b = systemone_body();
+            b["answers"]["effort"]["probabilities"]["low"] = json!(-0.5);
+            Reply::json(&b)
+        }),
+        ("type confusion", |_| {
+            let mut b = systemone_body();
+            b["answers"]["irreversible"]["type"] = json!("choice");
+            b["answers"]["effort"]["type"] = json!("noul");
+            Reply::json(&b)
+        }),
+        ("text content type", |_| Reply::json(&systemone_body()).header("Content-Type", "text/plain")),
+        ("10 MB detail", |_| Reply::status(401, &json!({ "detail": "d".repeat(10 << 20) }).to_string())),
+        ("16 MB body", |_| Reply::status(200, &" ".repeat((16 << 20) + 10))),
+        ("no content length", |_| http("200 OK", "Connection: close\r\n", systemone_body().to_string().as_bytes())),
+        ("lying content length", |_| http("200 OK", "Content-Length: 99999\r\n", b"{\"answers\":{}}")),
+        ("bad chunked", |_| http("200 OK", "Transfer-Encoding: chunked\r\n", b"zz\r\nhello\r\n0\r\n\r\n")),
+        ("garbage status line", |_| Reply::Raw(b"HTTQ/9 200 \x00\xff\r\n\r\n{}".to_vec())),
+        ("header flood", |_| http("200 OK", &"X-A: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n".repeat(2000), b"{}")),
+        ("redirect", |_| http("302 Found", "Location: http://127.0.0.1:1/v1/systemone\r\nContent-Length: 0\r\n", b"")),
+        ("100 then 200", |_| {
+            let body = systemone_body().to_string();
+            let raw =
+                format!("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+            Reply::Raw(raw.into_bytes())
+        }),
+        ("unknown status", |_| Reply::status(799, "{}")),
+        ("chat answer echoing the key", |r| Reply::json(&chat_body(&echo(r)))),
+        ("chat envelope echoing the key", |r| {
+            Reply::json(&json!({"error": {"code": 502, "message": echo(r), "metadata": {"raw": echo(r)}}}))
+        }),
+        ("chat repeated answer", |_| {
+            Reply::json(
+                &json!({"model": "m", "choices": [{"message": {"content": "{\"answer\":\"low\",\"answer\":\"high\"}"}}]}),
+            )
+        }),
+    ]
+}
+
+/// The answers of a decision keep the contract, or the case is a silent failure.
+fn invariants(d: &decisions::Decision<()>) -> Result<(), String> {
+    for (q, r) in &d.answers {
+        let Ok(a) = r else { continue };
+        let unit = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
+        if let Some(p) = &a.probabilities {
+            let sum: f64 = p.values().sum();
+            if !p.values().all(unit) || (sum - 1.0).abs() > 0.0201 {
+                return Err(format!("{q}: probabilities {p:?}"));
+            }
+        }
+        if a.confidence.is_some_and(|c| !unit(c)) || certainty_of(a).is_some_and(|c| !unit(c)) {
+            return Err(format!("{q}: confidence {:?}", a.confidence));
+        }
+        if let AnswerValue::Noul(p) = a.value
+            && !unit(p)
+        {
+            return Err(format!("{q}: noul {p}"));
+        }
+    }
+    if d.usable && d.answers.iter().any(|(_, r)| r.is_err()) {
+        return Err("usable with a failure".into());
+    }
+    Ok(())
+}
+
+fn descriptor(name: &str, endpoint: String) -> Descriptor {
+    let mut d = decisions::builtin(name).unwrap_or_else(|| unreachable!());
+    d.endpoint = endpoint;
+    if d.model.is_empty() {
+        d.model = "vendor/m".into();
+    }
+    d
+}
+
+fn server(rng: &mut Rng, n: usize, t: &mut Tally) {
+    let stub = Stub::start(vec![Reply::Close]);
+    let catalog: Value = serde_json::from_str(CATALOGS[0]).unwrap_or_default();
+    let mut chat_catalog = catalog.clone();
+    chat_catalog["thresholds_for"] = json!("openrouter");
+    let table = behaviours();
+    let env =
+        Env::Map([("TYPESAFE_API_KEY", KEY), ("OPENROUTER_API_KEY", KEY)].map(|(k, v)| (k.into(), v.into())).into());
+    for i in 0..n {
+        // Half the cases a named behaviour, half a mutated honest answer.
+        let chat = rng.chance(0.25);
+        let (label, reply) = if i % 2 == 0 {
+            let (name, make) = rng.pick(&table);
+            (name.to_string(), make(rng))
+        } else if chat {
+            ("mutated chat answer".to_string(), Reply::status(200, &mutate(rng, &chat_body("high"))))
+        } else {
+            ("mutated System One answer".to_string(), Reply::status(200, &mutate(rng, &systemone_body())))
+        };
+        let chat = chat || label.starts_with("chat");
+        stub.replace(vec![reply]);
+        let (name, path, doc) = if chat {
+            ("openrouter", "/v1/chat/completions", chat_catalog.clone())
+        } else {
+            ("jev", "/v1/systemone", catalog.clone())
+        };
+        let request = Request {
+            catalog: Some(CatalogRef::Document(doc.into())),
+            questions: vec!["effort".into(), "irreversible".into(), "cosmetic".into()],
+            state: json!({"item": "x"}),
+            leo_dir: Some(PathBuf::from("/nonexistent")),
+            provider: Some(ProviderChoice::Descriptor(descriptor(name, stub.url(path)))),
+            timeout_ms: Some(BUDGET_MS),
+            env: env.clone(),
+            ..Request::default()
+        };
+        let started = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| ask(&request, ())));
+        let took = started.elapsed();
+        match outcome {
+            Err(p) => t.found("panic", format!("{label}: {}", panic_text(&p))),
+            Ok(d) => {
+                if took > Duration::from_millis(BUDGET_MS) + SLACK {
+                    t.found("hang", format!("{label}: {took:?}"));
+                }
+                t.scan(&label, &format!("{} {d:?}", serde_json::to_string(&d).unwrap_or_default()));
+                if let Err(e) = invariants(&d) {
+                    t.found("silent", format!("{label}: {e}"));
+                }
+                let repeated = label.starts_with("repeated") || label == "chat repeated answer";
+                if repeated
+                    && d.answers.iter().any(|(q, r)| {
+                        r.is_ok()
+                            && (q == "effort" && label.contains("answer")
+                                || q == "irreversible" && label.contains("noul"))
+                    })
+                {
+                    t.found("silent", format!("{label}: a repeated key decided"));
+                }
+            }
+        }
+    }
+    t.part("hostile server", n);
+}
+
+// ---- part C: the hook, as an agent starts it -------------------------------------------
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("decisions")
+}
+
+/// A project with the shipped permission.json and jev pointed at `endpoint`.
+fn project(endpoint: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let leo = dir.path().join(".leopold");
+    std::fs::create_dir_all(leo.join("decisions")).expect("mkdir");
+    std::fs::write(leo.join("decisions/permission.json"), CATALOGS[3]).expect("write");
+    std::fs::write(leo.join("decisions/routing.json"), CATALOGS[0]).expect("write");
+    let mut jev = serde_json::to_value(descriptor("jev", endpoint.into())).unwrap_or_default();
+    jev["timeout_ms"] = json!(BUDGET_MS);
+    let config = json!({"version": "decisions/1.0", "provider": "jev", "providers": {"jev": jev}});
+    std::fs::write(leo.join("decisions/config.json"), config.to_string()).expect("write");
+    (dir, leo)
+}
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    took: Duration,
+}
+
+fn spawn(cwd: &Path, args: &[&str], stdin: &[u8], envs: &[(&str, &str)]) -> Ran {
+    let started = Instant::now();
+    let mut c = Command::new(bin());
+    c.current_dir(cwd)
+        .args(args)
+        .env_remove("LEOPOLD_DECISIONS_PROVIDER")
+        .env_remove("HARNESS_JUDGMENT_LEDGER")
+        .env("TYPESAFE_API_KEY", KEY)
+        .env("LEOPOLD_DECISIONS_TIMEOUT_MS", BUDGET_MS.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    let Ok(mut child) = c.spawn() else {
+        return Ran { code: None, stdout: String::new(), stderr: "spawn failed".into(), took: started.elapsed() };
+    };
+    if let Some(mut i) = child.stdin.take() {
+        let input = stdin.to_vec();
+        std::thread::spawn(move || {
+            let _ = i.write_all(&input);
+        });
+    }
+    // A case that outlives any deadline is killed, and counted.
+    let waited = wait_for(&mut child, Duration::from_secs(20));
+    let out = child.wait_with_output();
+    let (stdout, stderr) = out.map(|o| (o.stdout, o.stderr)).unwrap_or_default();
+    Ran {
+        code: waited,
+        stdout: String::from_utf8_lossy(&stdout).into(),
+        stderr: String::from_utf8_lossy(&stderr).into(),
+        took: started.elapsed(),
+    }
+}
+
+fn wait_for(child: &mut std::process::Child, limit: Duration) -> Option<i32> {
+    let until = Instant::now() + limit;
+    loop {
+        if let Ok(Some(s)) = child.try_wait() {
+            return s.code();
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn hook_input(rng: &mut Rng, cwd: &Path) -> (String, Vec<u8>) {
+    let (agent, event, tool) = rng.pick(&[
+        ("claude-code", "PreToolUse", "Bash"),
+        ("claude-code", "PermissionRequest", "Bash"),
+        ("codex", "PreToolUse", "shell"),
+        ("codex", "PermissionRequest", "Bash"),
+        ("gemini", "BeforeTool", "run_shell_command"),
+    ]);
+    let seed = json!({"session_id": "abcdef0123456789", "transcript_path": "/t.jsonl", "cwd": cwd,
+        "hook_event_name": event, "tool_name": tool, "agent_id": "a1",
+        "tool_input": {"command": "rm -rf build", "description": "d"}, "tool_use_id": "t1"});
+    let bytes = if rng.chance(0.3) { seed.to_string().into_bytes() } else { mutate(rng, &seed).into_bytes() };
+    (agent.to_string(), bytes)
+}
+
+fn hook(rng: &mut Rng, n: usize, t: &mut Tally) {
+    let stub = Stub::start(vec![Reply::Close]);
+    let (dir, leo) = project(&stub.url("/v1/systemone"));
+    let table = behaviours();
+    let deny = json!({"model": "jev-1.13.0", "answers": {"destructive": {"type": "score", "score": 3.0,
+        "legend": {"0": "a", "1": "b", "2": "c", "3": "d"}, "probabilities": {"0": 0, "1": 0, "2": 0, "3": 1}, "confidence": 1}}});
+    for _ in 0..n {
+        let reply = if rng.chance(0.4) { Reply::json(&deny) } else { (rng.pick(&table).1)(rng) };
+        stub.replace(vec![reply]);
+        let (agent, input) = hook_input(rng, dir.path());
+        let r = spawn(dir.path(), &["hook", &agent], &input, &[]);
+        let label = format!("hook {agent} on {}", decisions::clip(&String::from_utf8_lossy(&input), 200));
+        if r.code.is_none() || r.took > Duration::from_millis(BUDGET_MS) + GRACE + SLACK {
+            t.found("hang", format!("{label}: {:?}", r.took));
+        }
+        if r.code != Some(0) && r.code.is_some() {
+            t.found("silent", format!("{label}: exit {:?}: {}", r.code, r.stderr));
+        }
+        if !r.stdout.is_empty() {
+            let v: Value = serde_json::from_str(r.stdout.trim()).unwrap_or(Value::Null);
+            let denies = v["hookSpecificOutput"]["permissionDecision"] == "deny"
+                || v["hookSpecificOutput"]["decision"]["behavior"] == "deny"
+                || v["decision"] == "deny";
+            if !denies {
+                t.found("silent", format!("{label}: printed {}", r.stdout));
+            }
+        }
+        t.scan(&label, &format!("{}{}", r.stdout, r.stderr));
+    }
+    let log = std::fs::read_to_string(leo.join("events.jsonl")).unwrap_or_default();
+    for line in log.lines() {
+        t.scan(&format!("events.jsonl line {}", decisions::clip(line, 300)), line);
+    }
+    for line in log.lines() {
+        if line.len() > 4096 || serde_json::from_str::<Value>(line).is_err() {
+            t.found("silent", format!("an event line of {} bytes or torn: {}", line.len(), decisions::clip(line, 200)));
+        }
+    }
+    t.part("hook processes", n);
+}
+
+// ---- part D: a hostile filesystem -----------------------------------------------------------
+
+fn mkfifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let _ = Command::new("mkfifo").arg(path).status();
+}
+
+/// Every printed id is in the ledger exactly once, and no line of it is torn.
+fn check_ledger(t: &mut Tally, label: &str, ledger: &Path, printed: &[String]) {
+    let text = match std::fs::symlink_metadata(ledger) {
+        Ok(m) if m.is_file() => std::fs::read_to_string(ledger).unwrap_or_default(),
+        _ => String::new(),
+    };
+    for line in text.lines() {
+        if serde_json::from_str::<Value>(line).is_err() {
+            t.found("lost", format!("{label}: a torn line: {}", decisions::clip(line, 120)));
+        }
+    }
+    for id in printed {
+        let n = text.lines().filter(|l| l.contains(&format!("\"id\":\"{id}\""))).count();
+        if n != 1 {
+            t.found("lost", format!("{label}: id {id} printed, stored {n} times"));
+        }
+    }
+}
+
+fn files(rng: &mut Rng, n: usize, t: &mut Tally) {
+    let stub = Stub::start(vec![Reply::json(&systemone_body())]);
+    for i in 0..n {
+        let (dir, leo) = project(&stub.url("/v1/systemone"));
+        let ledger = leo.join("decisions/ledger.jsonl");
+        // Something already there: rows, and sometimes a torn line someone else left.
+        let mut before = String::new();
+        for k in 0..rng.below(4) {
+            before.push_str(&format!("{{\"kind\":\"outcome\",\"id\":\"old{k}\",\"ts\":\"t\",\"correct\":true}}\n"));
+        }
+        std::fs::write(&ledger, &before).unwrap_or_default();
+        let hazard = rng.below(5);
+        let mut _lock = None;
+        match hazard {
+            0 => mkfifo(&ledger),
+            1 => {
+                // Another writer holds the lock for a while: sometimes past the deadline, so
+                // a row is skipped, sometimes just before it, racing the write's gate.
+                let f = std::fs::OpenOptions::new().append(true).open(&ledger).ok();
+                if let Some(f) = &f {
+                    let _ = f.lock();
+                }
+                let hold = Duration::from_millis(rng.below(700) as u64);
+                _lock = Some(std::thread::spawn(move || {
+                    std::thread::sleep(hold);
+                    drop(f);
+                }));
+            }
+            2 => mkfifo(&leo.join("decisions/routing.json")),
+            _ => {}
+        }
+        let big = "m".repeat(if hazard == 3 { 8000 } else { 10 });
+        let (label, r) = if i % 2 == 0 {
+            let args = [
+                "ask",
+                "--catalog",
+                "routing",
+                "--questions",
+                "effort,irreversible,cosmetic",
+                "--state",
+                "{}",
+                "--timeout-ms",
+                "300",
+                "--record",
+                "campaign",
+            ];
+            let r = if hazard == 3 { limited(dir.path(), 4, &args) } else { spawn(dir.path(), &args, b"", &[]) };
+            ("ask --record", r)
+        } else {
+            let args = [
+                "ledger",
+                "record",
+                "--consumer",
+                "c",
+                "--question",
+                "q",
+                "--provider",
+                "p",
+                "--model",
+                &big,
+                "--certainty",
+                "0.5",
+                "--band",
+                "act",
+                "--acted",
+                "true",
+            ];
+            let r = if hazard == 3 { limited(dir.path(), 4, &args) } else { spawn(dir.path(), &args, b"", &[]) };
+            ("ledger record", r)
+        };
+        let label = format!("{label} with hazard {hazard}");
+        let bound = if label.starts_with("ask") { Duration::from_millis(300) + GRACE } else { Duration::from_secs(10) };
+        if r.code.is_none() || r.took > bound + SLACK {
+            t.found("hang", format!("{label}: {:?}", r.took));
+        }
+        let printed: Vec<String> = if label.starts_with("ask") {
+            let v: Value = serde_json::from_str(r.stdout.trim()).unwrap_or(Value::Null);
+            v["recorded"]
+                .as_object()
+                .map(|m| m.values().filter_map(|x| x.as_str().map(String::from)).collect())
+                .unwrap_or_default()
+        } else {
+            r.stdout.lines().map(String::from).filter(|l| !l.is_empty()).collect()
+        };
+        if let Some(holder) = _lock.take() {
+            let _ = holder.join();
+        }
+        check_ledger(t, &label, &ledger, &printed);
+        if hazard == 3 && printed.is_empty() && std::fs::read_to_string(&ledger).unwrap_or_default() != before {
+            t.found("lost", format!("{label}: a failed append changed the ledger"));
+        }
+    }
+    t.part("hostile filesystem", n);
+}
+
+/// Run with the file size limited, as on a full disk.
+fn limited(cwd: &Path, kib: u64, args: &[&str]) -> Ran {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let script = format!("trap '' XFSZ; ulimit -f {kib}; exec {} {}", bin().display(), quoted.join(" "));
+    let started = Instant::now();
+    let out = Command::new("bash")
+        .current_dir(cwd)
+        .env("TYPESAFE_API_KEY", KEY)
+        .env_remove("LEOPOLD_DECISIONS_PROVIDER")
+        .args(["-c", &script])
+        .output();
+    let (code, stdout, stderr) = out.map(|o| (o.status.code(), o.stdout, o.stderr)).unwrap_or_default();
+    Ran {
+        code,
+        stdout: String::from_utf8_lossy(&stdout).into(),
+        stderr: String::from_utf8_lossy(&stderr).into(),
+        took: started.elapsed(),
+    }
+}
+
+// ---- part E: concurrent writers -----------------------------------------------------------
+
+fn writers(processes: usize, rows: usize, t: &mut Tally) {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir_all(dir.path().join(".leopold")).expect("mkdir");
+    let cwd = dir.path().to_path_buf();
+    let handles: Vec<_> = (0..processes)
+        .map(|_| {
+            let cwd = cwd.clone();
+            std::thread::spawn(move || {
+                (0..rows)
+                    .filter_map(|_| {
+                        let r = spawn(
+                            &cwd,
+                            &[
+                                "ledger",
+                                "record",
+                                "--consumer",
+                                "c",
+                                "--question",
+                                "q",
+                                "--provider",
+                                "p",
+                                "--model",
+                                "m",
+                                "--certainty",
+                                "0.7",
+                                "--band",
+                                "act",
+                                "--acted",
+                                "false",
+                            ],
+                            b"",
+                            &[],
+                        );
+                        r.stdout.lines().next().map(String::from)
+                    })
+                    .collect::<Vec<String>>()
+            })
+        })
+        .collect();
+    let printed: Vec<String> = handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect();
+    if printed.len() != processes * rows {
+        t.found("lost", format!("{} of {} concurrent records printed an id", printed.len(), processes * rows));
+    }
+    check_ledger(t, "concurrent writers", &cwd.join(".leopold/decisions/ledger.jsonl"), &printed);
+    t.part("concurrent writers", processes * rows);
+}
+
+// ---- part F: the jevcompat mock's faults --------------------------------------------------
+
+fn faults(rng: &mut Rng, how_many: usize, t: &mut Tally) {
+    let listed = Command::new("jevcompat").args(["mock", "--list-faults"]).output();
+    let Ok(listed) = listed else {
+        eprintln!("campaign: jevcompat is not installed; its faults were skipped");
+        return;
+    };
+    let mut names: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .collect();
+    // A rotating sample when not all of them are asked for.
+    while names.len() > how_many {
+        let i = rng.below(names.len());
+        names.remove(i);
+    }
+    let catalog: Value = serde_json::from_str(CATALOGS[2]).unwrap_or_default();
+    for fault in &names {
+        let mock = stub::Jevcompat::start("mock-key-campaign", &[fault]);
+        let request = Request {
+            catalog: Some(CatalogRef::Document(catalog.clone().into())),
+            questions: vec!["kind".into(), "severity".into(), "needs_repro".into()],
+            state: json!({"item": {"title": "t", "body": "b"}}),
+            leo_dir: Some(PathBuf::from("/nonexistent")),
+            provider: Some(ProviderChoice::Descriptor(descriptor("jev", mock.endpoint()))),
+            timeout_ms: Some(3000),
+            env: Env::Map([("TYPESAFE_API_KEY".to_string(), "mock-key-campaign".to_string())].into()),
+            ..Request::default()
+        };
+        let started = Instant::now();
+        match catch_unwind(AssertUnwindSafe(|| ask(&request, ()))) {
+            Err(p) => t.found("panic", format!("jevcompat {fault}: {}", panic_text(&p))),
+            Ok(d) => {
+                if started.elapsed() > Duration::from_millis(3000) + SLACK {
+                    t.found("hang", format!("jevcompat {fault}: {:?}", started.elapsed()));
+                }
+                if let Err(e) = invariants(&d) {
+                    t.found("silent", format!("jevcompat {fault}: {e}"));
+                }
+            }
+        }
+    }
+    t.part("jevcompat faults", names.len());
+}
+
+#[test]
+fn the_campaign_finds_no_panic_hang_leak_or_lost_row() {
+    let cases: usize = std::env::var("CAMPAIGN_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let seed = match std::env::var("CAMPAIGN_SEED").ok().as_deref() {
+        Some("random") => {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(7, |d| d.as_nanos() as u64)
+        }
+        Some(s) => s.parse().unwrap_or(1),
+        None => 1,
+    } | 1;
+    let mut rng = Rng(seed);
+    let mut t = Tally::default();
+    let started = Instant::now();
+    parsers(&mut rng, cases * 40 / 100, &mut t);
+    server(&mut rng, cases * 35 / 100, &mut t);
+    hook(&mut rng, cases * 12 / 100, &mut t);
+    files(&mut rng, cases * 8 / 100, &mut t);
+    writers(4, (cases / 60).max(2), &mut t);
+    faults(&mut rng, if cases >= 10_000 { usize::MAX } else { 3 }, &mut t);
+    let parts: Vec<String> = t.by_part.iter().map(|(n, c)| format!("{n} {c}")).collect();
+    println!(
+        "campaign: seed {seed}, {} cases ({}) in {:.1}s: {} panics, {} hangs, {} leaks, {} lost rows, {} silent",
+        t.cases,
+        parts.join(", "),
+        started.elapsed().as_secs_f64(),
+        t.panics,
+        t.hangs,
+        t.leaks,
+        t.lost_rows,
+        t.silent
+    );
+    for f in &t.findings {
+        println!("  {f}");
+    }
+    assert_eq!((t.panics, t.hangs, t.leaks, t.lost_rows, t.silent), (0, 0, 0, 0, 0), "{:#?}", t.findings);
+}
