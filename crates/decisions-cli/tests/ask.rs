@@ -183,10 +183,21 @@ fn schema_checks_the_catalog_too() {
     let stub = Stub::start(vec![Reply::json(&answers())]);
     let (dir, leo) = project(Some(&stub.url("/v1/systemone")));
     write(&dir.path().join("strict.json"), &json!({"type": "object", "required": ["description"]}));
-    let out = run(decisions(dir.path()).args(ASK).arg("{}").args(["--schema", "strict.json"])).json();
-    assert_eq!(reasons(&out), ["validation", "validation"]);
-    let detail = out["answers"]["effort"]["detail"].as_str().unwrap_or("");
-    assert!(detail.contains("schema strict.json") && detail.contains("description"), "{detail}");
+    let r = run(decisions(dir.path()).args(ASK).arg("{}").args(["--schema", "strict.json"]));
+    if cfg!(feature = "jsonschema") {
+        let out = r.json();
+        assert_eq!(reasons(&out), ["validation", "validation"]);
+        let detail = out["answers"]["effort"]["detail"].as_str().unwrap_or("");
+        assert!(detail.contains("schema strict.json") && detail.contains("description"), "{detail}");
+    } else {
+        // Without a JSON Schema validator, another schema is a usage error that says how to get one.
+        assert_eq!((r.code, r.stdout.as_str()), (64, ""));
+        assert!(
+            r.stderr.contains("--schema strict.json") && r.stderr.contains("--features jsonschema"),
+            "{}",
+            r.stderr
+        );
+    }
     // The generated schema accepts the catalog.
     let schema = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schemas/catalog.schema.json");
     let r = run(decisions(dir.path()).args(ASK).arg("{}").arg("--schema").arg(&schema));

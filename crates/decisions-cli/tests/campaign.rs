@@ -854,7 +854,7 @@ fn writers(processes: usize, rows: usize, t: &mut Tally) {
 // ---- part F: the jevcompat mock's faults --------------------------------------------------
 
 fn faults(rng: &mut Rng, how_many: usize, t: &mut Tally) {
-    let listed = Command::new("jevcompat").args(["mock", "--list-faults"]).output();
+    let listed = Command::new(stub::python_tool("jevcompat")).args(["mock", "--list-faults"]).output();
     let Ok(listed) = listed else {
         eprintln!("campaign: jevcompat is not installed; its faults were skipped");
         return;

@@ -144,10 +144,11 @@ fn a_malformed_config_is_never_clobbered() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("is not a decisions config"), "{}", r.stderr);
     assert_eq!(std::fs::read_to_string(&path).ok().as_deref(), Some("{\"provider\": \"jev\",,}"));
-    // Doctor reports it and goes on.
+    // Doctor reports it, goes on, and says it is not ready (exit 1).
     let r = s.run(&["doctor"], &[]);
-    assert_eq!(r.code, 0);
+    assert_eq!(r.code, 1);
     assert!(r.stdout.contains("is malformed, so it configures no provider"), "{}", r.stdout);
+    assert!(r.stdout.contains("decisions readiness    not ready:"), "{}", r.stdout);
 }
 
 fn mkfifo(path: &Path) {
@@ -168,7 +169,7 @@ fn a_fifo_where_a_file_belongs_is_named_and_never_read_or_replaced() {
     assert!(r.stderr.contains("config.json is not a regular file"), "{}", r.stderr);
     assert!(r.stderr.contains("hint: move it aside"), "{}", r.stderr);
     let r = s.run(&["doctor"], &[]);
-    assert_eq!(r.code, 0);
+    assert_eq!(r.code, 1, "not ready");
     for line in [
         "is malformed, so it configures no provider: not a regular file",
         "decisions catalog      piped.json: not a regular file",
@@ -238,7 +239,7 @@ fn doctor_and_status_report_without_showing_keys_or_catalog_text() {
     std::fs::write(dir.join("ledger.jsonl"), "{\"kind\":\"outcome\",\"id\":\"a\",\"ts\":\"t\",\"correct\":true}\n")
         .expect("write");
     let r = s.run(&["doctor"], &[]);
-    assert_eq!(r.code, 0);
+    assert_eq!(r.code, 1, "two catalogs fail: not ready");
     assert!(!r.stdout.contains("TOP-SECRET-PLAN"), "catalog text shown: {}", r.stdout);
     // The sandbox's path as given and as the working directory resolves it (TMPDIR may be a link).
     let root = s.home.parent().expect("sandbox root");
@@ -254,17 +255,16 @@ fn doctor_and_status_report_without_showing_keys_or_catalog_text() {
         "decisions key          TYPESAFE_API_KEY is set",
         "decisions catalog      broken.json: not JSON",
         "decisions catalog      routing.json: ok, 3 questions",
-        "decisions catalog      secret.json: 2 problem(s) against \"jev\"",
-        "decisions ledger       1 rows",
+        "decisions catalog      secret.json: 2 problems against \"jev\"",
+        "decisions ledger       1 row",
     ] {
         assert!(r.stdout.lines().any(|l| l == line), "missing {line:?} in\n{}", r.stdout);
     }
     let r = s.run(&["status"], &[]);
     assert_eq!(r.stdout.lines().count(), 1);
     assert!(
-        r.stdout.starts_with(
-            "decisions: provider jev (config); calibrated; TYPESAFE_API_KEY set; 1 catalog(s) ok, 2 failing"
-        ),
+        r.stdout
+            .starts_with("decisions: provider jev (config); calibrated; TYPESAFE_API_KEY set; 1 catalog ok, 2 failing"),
         "{}",
         r.stdout
     );

@@ -229,8 +229,10 @@ fn cards_validate_recall_and_record_answers() {
     std::fs::write(dir.path().join("bad.json"), bad.to_string()).expect("write");
     let r = run(decisions(dir.path()).args(["card", "validate", "bad.json"]));
     assert_eq!(r.code, 1);
-    assert_eq!(r.stdout.lines().count(), 3, "{}", r.stdout);
+    assert_eq!(r.stdout.lines().count(), 4, "{}", r.stdout);
     assert!(r.stdout.contains("/confidence") && r.stdout.contains("/options"), "{}", r.stdout);
+    assert!(r.stdout.contains("/recommendation: \"wait\" is no option's id (options: only)"), "{}", r.stdout);
+    assert_eq!(r.stderr.trim(), "error: 4 problems in bad.json");
 
     // A decision the model escalated; the human answers the card and the outcome is settled.
     let id = record(dir.path(), 0.7, &[]);
@@ -259,7 +261,8 @@ fn cards_validate_recall_and_record_answers() {
         (json!("the release is frozen"), json!("card.json"), json!(["judgment-card"]))
     );
 
-    // An unknown decision id never fails the caller.
+    // An unknown decision id is refused as `ledger outcome` refuses it, and nothing is written.
+    let (judgments_before, ledger_before) = (std::fs::read(&ledger).unwrap_or_default(), ledger_lines(dir.path()));
     let r = run(decisions(dir.path()).args([
         "card",
         "record-answer",
@@ -273,8 +276,10 @@ fn cards_validate_recall_and_record_answers() {
         "--decision-id",
         "ghost",
     ]));
-    assert_eq!(r.code, 0);
-    assert!(r.stderr.contains("outcome skipped"), "{}", r.stderr);
+    assert_eq!((r.code, r.stdout.as_str()), (1, ""));
+    assert!(r.stderr.contains("no decision with id \"ghost\""), "{}", r.stderr);
+    assert_eq!(std::fs::read(&ledger).unwrap_or_default(), judgments_before);
+    assert_eq!(ledger_lines(dir.path()), ledger_before);
 
     // Recall fills at most three similar past decisions, and the card stays valid.
     for i in 0..4 {

@@ -29,7 +29,7 @@ fn a_valid_catalog_prints_its_question_count() {
     let dir = tempfile::tempdir().expect("tmp");
     write(&dir.path().join("c.json"), &catalog(choice(3)));
     let r = run(decisions(dir.path()).args(["validate", "c.json"]));
-    assert_eq!((r.code, r.stdout.as_str()), (0, "ok: 1 questions\n"));
+    assert_eq!((r.code, r.stdout.as_str()), (0, "ok: 1 question\n"));
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn a_name_resolves_under_the_nearest_leo_dir() {
     let nested = dir.path().join("src/deep");
     std::fs::create_dir_all(&nested).expect("mkdir");
     let r = run(decisions(&nested).args(["validate", "routing"]));
-    assert_eq!((r.code, r.stdout.as_str()), (0, "ok: 1 questions\n"), "{}", r.stderr);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "ok: 1 question\n"), "{}", r.stderr);
     let elsewhere = tempfile::tempdir().expect("tmp");
     let leo = dir.path().join(".leopold");
     let r = run(decisions(elsewhere.path()).args(["validate", "routing", "--leo-dir"]).arg(&leo));

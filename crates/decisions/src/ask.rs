@@ -17,7 +17,7 @@ use crate::contract::{Catalog, Question, validate_catalog};
 use crate::event::Event;
 use crate::file::{read_input, read_regular, within};
 use crate::json::Document;
-use crate::provider::{Descriptor, NONE, Wire, chat, is_system_one_endpoint, systemone, validate_descriptor, wire_of};
+use crate::provider::{Descriptor, DescriptorError, NONE, Wire, chat, systemone, validate_descriptor, wire_of};
 use crate::secret::SecretKey;
 use crate::transport::{Call, Retry};
 
@@ -141,6 +141,21 @@ impl<T> Serialize for Decision<T> {
 /// uses whenever the result is not usable.
 ///
 /// Never panics and never returns an error: every outcome is an answer or a typed [`Failure`].
+///
+/// The fallback is structural. A consumer that cannot say what it does without a model does
+/// not compile:
+///
+/// ```compile_fail,E0061
+/// let request = decisions::Request::default();
+/// let decision = decisions::ask(&request); // no fallback
+/// ```
+///
+/// and the same call with one does (the pair proves the failure above is the missing argument):
+///
+/// ```no_run
+/// let request = decisions::Request::default();
+/// let decision = decisions::ask(&request, ());
+/// ```
 pub fn ask<T>(request: &Request<'_>, fallback: T) -> Decision<T> {
     let started = Instant::now();
     let mut questions: Vec<String> = Vec::new();
@@ -271,30 +286,27 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant, read_by: I
         }
     };
     let name = descriptor.name.clone();
-    let Some(wire) = wire_of(&name) else {
-        let known: Vec<&str> = crate::provider::known_names().collect();
-        let detail = format!("provider \"{name}\" is not known to this build (known: {})", known.join(", "));
-        return Outcome::failed(&name, source, questions, FailureReason::NoProvider, detail);
-    };
-    if wire == Wire::None {
+    if wire_of(&name) == Some(Wire::None) {
         return Outcome::failed(NONE, source, questions, FailureReason::NoProvider, "no provider configured".into());
     }
 
-    // 3. Validation: descriptor, catalog, the extra check, the question ids.
-    let catalog = match validate(&descriptor, &doc, questions, request.catalog_check) {
+    // 3. Validation: descriptor, catalog, the extra check, the question ids. A name no build
+    // knows is no provider at all; an endpoint the wire does not speak is checked last.
+    let rules = validate_descriptor(&descriptor).err().unwrap_or_default();
+    if let Some(unknown) = rules.iter().find(|e| e.reason() == FailureReason::NoProvider) {
+        return Outcome::failed(&name, source, questions, FailureReason::NoProvider, unknown.to_string());
+    }
+    let (unsupported, broken): (Vec<_>, Vec<_>) =
+        rules.into_iter().partition(|e| e.reason() == FailureReason::Unsupported);
+    let catalog = match validate(&broken, &doc, questions, request.catalog_check, &descriptor) {
         Ok(c) => c,
         Err(detail) => return Outcome::failed(&name, source, questions, FailureReason::Validation, detail),
     };
-    let asked: Vec<&Question> = questions.iter().filter_map(|q| catalog.question(q)).collect();
-    if (wire == Wire::SystemOne) != is_system_one_endpoint(&descriptor.endpoint) {
-        let spoken = if wire == Wire::SystemOne { "System One" } else { "chat-completions" };
-        let detail = format!(
-            "provider \"{name}\" speaks {spoken}, but its endpoint {} is {} path",
-            descriptor.endpoint,
-            if wire == Wire::SystemOne { "not a /v1/systemone" } else { "a /v1/systemone" }
-        );
-        return Outcome::failed(&name, source, questions, FailureReason::Unsupported, detail);
+    if let Some(e) = unsupported.first() {
+        return Outcome::failed(&name, source, questions, FailureReason::Unsupported, e.to_string());
     }
+    let wire = wire_of(&name).unwrap_or(Wire::None);
+    let asked: Vec<&Question> = questions.iter().filter_map(|q| catalog.question(q)).collect();
 
     // 4. The key.
     let Some(key) = request.env.get(&descriptor.auth_env) else {
@@ -394,14 +406,6 @@ fn ask_chat(
     asked: &[&Question],
     retries: &mut Vec<Retry>,
 ) -> Vec<Result<Answer, Failure>> {
-    if descriptor.model.trim().is_empty() {
-        let f = Failure::new(
-            FailureReason::Validation,
-            &descriptor.name,
-            format!("provider \"{}\" has no model set", descriptor.name),
-        );
-        return asked.iter().map(|_| Err(f.clone())).collect();
-    }
     let one = |q: &Question| {
         let mut mine = Vec::new();
         let body = chat::request(&descriptor.name, &descriptor.model, state, q);
@@ -436,15 +440,13 @@ fn ask_chat(
 }
 
 fn validate(
-    descriptor: &Descriptor,
+    broken: &[DescriptorError],
     doc: &Document,
     questions: &[String],
     check: Option<CatalogCheck<'_>>,
+    descriptor: &Descriptor,
 ) -> Result<Catalog, String> {
-    let mut errors: Vec<String> = Vec::new();
-    if let Err(es) = validate_descriptor(descriptor) {
-        errors.extend(es.iter().map(ToString::to_string));
-    }
+    let mut errors: Vec<String> = broken.iter().map(ToString::to_string).collect();
     errors.extend(doc.duplicates.iter().map(|d| format!("catalog: {d}")));
     if let Some(check) = check {
         errors.extend(check(&doc.value));

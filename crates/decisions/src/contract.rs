@@ -132,6 +132,8 @@ pub enum CatalogError {
     UnknownField { at: String, field: String },
     #[error("{at}: {field} must be {expected}")]
     Shape { at: String, field: String, expected: String },
+    #[error("{at}: missing field \"{field}\"")]
+    MissingField { at: String, field: String },
     #[error("question \"{question}\": unknown type {found} (legal types: choice, score, noul)")]
     UnknownType { question: String, found: String },
     #[error("question \"{question}\": missing instructions")]
@@ -157,11 +159,11 @@ pub enum CatalogError {
     )]
     BarOrder { question: String, floor: f64, escalate: f64, act: f64 },
     #[error(
-        "catalog thresholds are for provider \"{catalog}\" but the active provider is \"{active}\"; give \"{active}\" its own threshold file (\"thresholds_for\": \"{active}\")"
+        "catalog thresholds are for provider \"{catalog}\" but the active provider is \"{active}\"; give \"{active}\" its own threshold file (\"thresholds_for\": \"{active}\"; see README, \"Starting an uncalibrated provider\")"
     )]
     ThresholdsForMismatch { catalog: String, active: String },
     #[error(
-        "provider \"{provider}\" is uncalibrated and the catalog names no thresholds_for; it has no calibrated bars to borrow, so give it bars chosen for itself: \"thresholds_for\": \"{provider}\""
+        "provider \"{provider}\" is uncalibrated and the catalog names no thresholds_for; it has no calibrated bars to borrow, so give it bars chosen for itself: \"thresholds_for\": \"{provider}\" (see README, \"Starting an uncalibrated provider\")"
     )]
     UncalibratedUnlabelled { provider: String },
 }
@@ -356,8 +358,10 @@ fn object_field<'a>(
     errs: &mut Vec<CatalogError>,
 ) -> Option<&'a Map<String, Value>> {
     let found = obj.get(field).and_then(Value::as_object);
-    if found.is_none() {
-        errs.push(shape(at, field, "an object"));
+    match obj.get(field) {
+        None => errs.push(CatalogError::MissingField { at: at.into(), field: field.into() }),
+        Some(_) if found.is_none() => errs.push(shape(at, field, "an object")),
+        Some(_) => {}
     }
     found
 }
@@ -502,6 +506,18 @@ mod tests {
         assert_eq!(c.questions[1].kind.outcomes(), ["0", "1"]);
         assert_eq!(c.questions[3].kind, QuestionKind::Noul { criteria: None });
         assert_eq!(c.questions[0].thresholds.act, 0.85);
+    }
+
+    #[test]
+    fn a_missing_section_is_named_missing_not_misshapen() {
+        let doc = json!({"version": CONTRACT_VERSION, "thresholds": {}});
+        assert_eq!(
+            errors(&doc, &jev()),
+            [CatalogError::MissingField { at: "catalog".into(), field: "questions".into() }]
+        );
+        assert_eq!(errors(&doc, &jev())[0].to_string(), "catalog: missing field \"questions\"");
+        let doc = json!({"version": CONTRACT_VERSION, "questions": [], "thresholds": {}});
+        assert_eq!(errors(&doc, &jev())[0].to_string(), "catalog: questions must be an object");
     }
 
     #[test]

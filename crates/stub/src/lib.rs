@@ -235,6 +235,13 @@ fn read_request(stream: &TcpStream) -> Option<Recorded> {
     Some(Recorded { method, path, headers, body: String::from_utf8_lossy(&body).into_owned() })
 }
 
+/// A command installed by `scripts/test.sh` into the virtual environment under `target/`, else
+/// the one on `PATH`.
+pub fn python_tool(name: &str) -> std::path::PathBuf {
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/venv/bin").join(name);
+    if venv.is_file() { venv } else { std::path::PathBuf::from(name) }
+}
+
 /// A running `jevcompat mock`, killed on drop.
 pub struct Jevcompat {
     child: Child,
@@ -245,7 +252,7 @@ impl Jevcompat {
     /// Start `jevcompat mock` with a key and faults; waits until it accepts connections.
     pub fn start(key: &str, faults: &[&str]) -> Jevcompat {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut cmd = Command::new("jevcompat");
+        let mut cmd = Command::new(python_tool("jevcompat"));
         cmd.args(["mock", "--host", "127.0.0.1", "--port", &port.to_string(), "--key", key]);
         for f in faults {
             cmd.args(["--fault", f]);
@@ -254,7 +261,7 @@ impl Jevcompat {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("jevcompat is installed (pip install jevcompat); .ci/run installs it");
+            .expect("jevcompat is installed: scripts/test.sh puts it in target/venv");
         let mock = Jevcompat { child, port };
         let until = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {

@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     leo_dir: Option<PathBuf>,
     /// The whole ask's budget in milliseconds [default: the provider's timeout_ms]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::positive_ms)]
     timeout_ms: Option<u64>,
     /// Use this provider, outranking config.json and LEOPOLD_DECISIONS_PROVIDER
     #[arg(long, value_name = "NAME")]
@@ -59,22 +59,19 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     let state = read_state(&args, read_by)?;
     let schema = match &args.schema {
-        Some(path) => Some(load_schema(path)?),
-        None => None,
+        Some(path) => load_schema(path)?,
+        None => Schema::Contract,
     };
-    let check = |doc: &Value| -> Vec<String> {
-        let Some((path, validator)) = &schema else { return Vec::new() };
-        validator
-            .iter_errors(doc)
-            .map(|e| format!("schema {}: {}: {e}", path.display(), location(&e.instance_path().to_string())))
-            .collect()
-    };
+    let check = |doc: &Value| -> Vec<String> { schema.problems(doc) };
     let leo_dir = super::leo_dir(args.leo_dir);
+    let config = super::project_config_by(leo_dir.as_deref(), read_by);
+    super::explicit_provider(args.provider.as_deref(), &config)?;
     let request = Request {
         catalog: Some(super::catalog_arg(&args.catalog)),
         questions,
         state,
         leo_dir: leo_dir.clone(),
+        config: Some(config),
         provider: args.provider.map(ProviderChoice::Name),
         timeout_ms: args.timeout_ms,
         catalog_check: Some(&check),
@@ -129,13 +126,9 @@ fn record(decision: &decisions::Decision<()>, consumer: &str, leo_dir: Option<&s
                 ids.insert(question, Value::String(row.id().to_string()));
             }
         }
-        Err(e) => eprintln!("warning: not recorded: {} row(s) for {}: {e}", rows.len(), path.display()),
+        Err(e) => eprintln!("warning: not recorded: {} for {}: {e}", super::count(rows.len(), "row"), path.display()),
     }
     ids
-}
-
-fn location(pointer: &str) -> &str {
-    if pointer.is_empty() { "/" } else { pointer }
 }
 
 /// The state, read by `deadline` from wherever it comes: standard input or a path may be a
@@ -165,12 +158,56 @@ fn read_state(args: &Args, deadline: Instant) -> anyhow::Result<Value> {
     Ok(state)
 }
 
-fn load_schema(path: &std::path::Path) -> anyhow::Result<(PathBuf, jsonschema::Validator)> {
+/// What `--schema` checks a catalog against beside the contract.
+enum Schema {
+    /// The catalog schema this build generates (`decisions schema`), or none given: the
+    /// contract validator already enforces every rule of it.
+    Contract,
+    /// Any other JSON Schema, checked as written.
+    #[cfg(feature = "jsonschema")]
+    Other(PathBuf, Box<jsonschema::Validator>),
+}
+
+impl Schema {
+    fn problems(&self, doc: &Value) -> Vec<String> {
+        match self {
+            Schema::Contract => {
+                let _ = doc;
+                Vec::new()
+            }
+            #[cfg(feature = "jsonschema")]
+            Schema::Other(path, validator) => validator
+                .iter_errors(doc)
+                .map(|e| format!("schema {}: {}: {e}", path.display(), location(&e.instance_path().to_string())))
+                .collect(),
+        }
+    }
+}
+
+#[cfg(feature = "jsonschema")]
+fn location(pointer: &str) -> &str {
+    if pointer.is_empty() { "/" } else { pointer }
+}
+
+fn load_schema(path: &std::path::Path) -> anyhow::Result<Schema> {
     let doc = super::read_json(path).map_err(|e| match e {
         JsonFileError::Read(e) => CliError::usage(format!("--schema {}: {e}", path.display())),
         JsonFileError::Parse(m) => CliError::usage(format!("--schema {m}")),
     })?;
-    let validator = jsonschema::validator_for(&doc.value)
-        .map_err(|e| CliError::usage(format!("--schema {}: not a usable JSON Schema: {e}", path.display())))?;
-    Ok((path.to_path_buf(), validator))
+    if doc.value == decisions::catalog_schema() {
+        return Ok(Schema::Contract);
+    }
+    #[cfg(feature = "jsonschema")]
+    {
+        let validator = jsonschema::validator_for(&doc.value)
+            .map_err(|e| CliError::usage(format!("--schema {}: not a usable JSON Schema: {e}", path.display())))?;
+        Ok(Schema::Other(path.to_path_buf(), Box::new(validator)))
+    }
+    #[cfg(not(feature = "jsonschema"))]
+    Err(CliError::usage(format!(
+        "--schema {}: this build checks only the catalog schema it generates (`decisions schema`), which the contract validator already enforces",
+        path.display()
+    ))
+    .hint("rebuild with `--features jsonschema` to check a catalog against another JSON Schema")
+    .into())
 }

@@ -7,14 +7,12 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Subcommand;
 use decisions::Env;
-use decisions::judgment::{Judgment, judgment_path};
-use decisions::ledger::{OutcomeRow, Row, append_row, has_decision, ledger_path, new_id, now_ts};
+use decisions::judgment::{Judgment, card_problems, chosen_option, judgment_path};
+use decisions::ledger::{OutcomeError, ledger_path, new_id, now_ts, record_outcome};
 use serde_json::Value;
 
 use super::{CliError, JsonFileError, exit};
 
-/// The card schema, shipped in schemas/ and compiled into the binary.
-pub const CARD_SCHEMA: &str = include_str!("../../../../schemas/judgment-card.v1.json");
 /// The tag every judgment recorded from a card carries.
 const CARD_TAG: &str = "judgment-card";
 
@@ -78,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             for p in &problems {
                 println!("{}: {p}", card.display());
             }
-            eprintln!("error: {} problem(s) in {}", problems.len(), card.display());
+            eprintln!("error: {} in {}", super::count(problems.len(), "problem"), card.display());
             Ok(exit::FAIL)
         }
         Verb::Recall { card, project } => {
@@ -87,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let cwd = std::env::current_dir().context("reading the working directory")?;
             let found = super::judgment::recall_fail_open(&judgment_path(&Env::Process, &cwd), &project, &question);
             doc["similar_past_decisions"] = serde_json::to_value(found)?;
-            let after = schema_problems(&doc);
+            let after: Vec<String> = card_problems(&doc).iter().map(ToString::to_string).collect();
             if !after.is_empty() {
                 return Err(
                     CliError::fail(format!("the filled card breaks judgment-card.v1: {}", after.join("; "))).into()
@@ -98,18 +96,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Verb::RecordAnswer { card, answer, why, project, decision_id, correct, leo_dir } => {
             let doc = valid_card(&card)?;
-            let judgment = Judgment {
-                id: new_id(),
-                project,
-                decided_at: now_ts(),
-                question: doc["question"].as_str().unwrap_or_default().to_string(),
-                answer: answer.clone(),
-                rationale: why.clone(),
-                card_ref: card.display().to_string(),
-                tags: vec![CARD_TAG.to_string()],
-            };
-            let cwd = std::env::current_dir().context("reading the working directory")?;
-            let code = super::judgment::append_fail_open(&judgment_path(&Env::Process, &cwd), &judgment)?;
+            chosen_option(&doc, &answer).map_err(|e| CliError::fail(format!("--answer: {e}")))?;
+            // The model's decision is settled first: an unknown id refuses the whole answer, and
+            // nothing is written.
             if let Some(id) = decision_id {
                 let correct = match correct.as_deref() {
                     None => Some(chose_recommendation(&doc, &answer)),
@@ -123,35 +112,46 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                         .into());
                     }
                 };
-                settle(leo_dir, &id, correct, &card, &answer, &why);
+                settle(leo_dir, &id, correct, &card, &answer, &why)?;
             }
-            Ok(code)
+            let judgment = Judgment {
+                id: new_id(),
+                project,
+                decided_at: now_ts(),
+                question: doc["question"].as_str().unwrap_or_default().to_string(),
+                answer: answer.clone(),
+                rationale: why.clone(),
+                card_ref: card.display().to_string(),
+                tags: vec![CARD_TAG.to_string()],
+            };
+            let cwd = std::env::current_dir().context("reading the working directory")?;
+            super::judgment::append_fail_open(&judgment_path(&Env::Process, &cwd), &judgment)
         }
     }
 }
 
-/// Append the outcome of a calibration-ledger decision; never fails the caller.
-fn settle(leo_dir: Option<PathBuf>, id: &str, correct: Option<bool>, card: &Path, answer: &str, why: &str) {
+/// Append the outcome of a calibration-ledger decision, as `ledger outcome` would: an unknown id
+/// or a ledger that cannot be written is an error, and nothing is written.
+fn settle(
+    leo_dir: Option<PathBuf>,
+    id: &str,
+    correct: Option<bool>,
+    card: &Path,
+    answer: &str,
+    why: &str,
+) -> anyhow::Result<()> {
     let Some(leo) = super::leo_dir(leo_dir) else {
-        eprintln!("warning: outcome skipped: no .leopold directory found for the calibration ledger");
-        return;
+        let e = CliError::fail("--decision-id: no .leopold directory found for the calibration ledger");
+        return Err(e.hint("run from the project, or pass --leo-dir DIR").into());
     };
     let path = ledger_path(&leo);
-    match has_decision(&path, id) {
-        Ok(true) => {}
-        Ok(false) => {
-            eprintln!("warning: outcome skipped: no decision with id \"{id}\" in {}", path.display());
-            return;
-        }
-        Err(e) => {
-            eprintln!("warning: outcome skipped: {e}");
-            return;
-        }
-    }
     let note = format!("answered {answer:?} on decision card {}: {why}", card.display());
-    let row = Row::Outcome(OutcomeRow { id: id.to_string(), ts: now_ts(), correct, note: Some(note) });
-    if let Err(e) = append_row(&path, &row) {
-        eprintln!("warning: outcome skipped: {e}");
+    match record_outcome(&path, id, correct, Some(note)) {
+        Ok(()) => Ok(()),
+        Err(e @ OutcomeError::UnknownId { .. }) => Err(CliError::fail(format!("--decision-id: {e}"))
+            .hint("check the id printed by `decisions ledger record` or `decisions ask --record`")
+            .into()),
+        Err(e) => Err(CliError::fail(e.to_string()).into()),
     }
 }
 
@@ -186,27 +186,9 @@ fn valid_card(path: &Path) -> anyhow::Result<Value> {
     }
 }
 
-/// Every way the card breaks the schema or repeats a key, each naming where.
+/// Every way the card repeats a key or breaks judgment-card.v1, each naming where.
 pub fn problems(card: &decisions::json::Document) -> Vec<String> {
     let mut found: Vec<String> = card.duplicates.iter().map(ToString::to_string).collect();
-    found.extend(schema_problems(&card.value));
+    found.extend(card_problems(&card.value).iter().map(ToString::to_string));
     found
-}
-
-/// Every way a card value breaks the schema, each naming where.
-fn schema_problems(card: &Value) -> Vec<String> {
-    let schema: Value = match serde_json::from_str(CARD_SCHEMA) {
-        Ok(s) => s,
-        Err(e) => return vec![format!("the shipped card schema does not parse: {e}")],
-    };
-    match jsonschema::draft7::new(&schema) {
-        Ok(v) => v
-            .iter_errors(card)
-            .map(|e| {
-                let at = e.instance_path().to_string();
-                format!("{}: {e}", if at.is_empty() { "/".to_string() } else { at })
-            })
-            .collect(),
-        Err(e) => vec![format!("the shipped card schema does not compile: {e}")],
-    }
 }

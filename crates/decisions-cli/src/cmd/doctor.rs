@@ -1,7 +1,9 @@
-//! `decisions doctor`: what is installed and configured, one row a fact. With nothing installed
-//! and nothing configured it prints nothing: a capability nobody opted into is absent, not
-//! degraded. Catalogs are named with whether they parse and validate, never shown; the key
-//! variable is reported set or not, never read out.
+//! `decisions doctor`: what is installed and configured, one row a fact, and whether the hook
+//! or `ask` could reach a model as configured (`ready`, else `not ready` naming each missing
+//! piece, and exit 1). With nothing installed and nothing configured it prints nothing and
+//! exits 0: a capability nobody opted into is absent, not degraded. Catalogs are named with
+//! whether they parse and validate, never shown; the key variable is reported set or not,
+//! never read out.
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +33,8 @@ pub struct Facts {
     pub catalogs: Vec<(String, Result<usize, String>)>,
     pub ledger: Option<(usize, usize)>,
     pub judgments: Option<(PathBuf, usize, usize)>,
+    /// What keeps the active provider from being asked: empty when ready.
+    pub missing: Vec<String>,
 }
 
 impl Facts {
@@ -53,7 +57,7 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
         Err(DescriptorLookup::Missing(m) | DescriptorLookup::Unparsable(m)) => Err(m),
     };
     let live = descriptor.as_ref().ok().filter(|d| d.name != decisions::NONE);
-    let descriptor_problems = live
+    let descriptor_problems: Vec<String> = live
         .map(|d| decisions::validate_descriptor(d).err().unwrap_or_default().iter().map(ToString::to_string).collect())
         .unwrap_or_default();
     let key_set = live.map(|d| env.get(&d.auth_env).is_some());
@@ -69,6 +73,28 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
         let (rows, skipped) = path.is_file().then(|| decisions::judgment::count(&path).ok())??;
         Some((path, rows, skipped))
     });
+    let mut missing = Vec::new();
+    if let ConfigFile::Malformed { path, .. } = &config {
+        missing.push(format!("{} is malformed", path.display()));
+    }
+    match &descriptor {
+        _ if provider == decisions::NONE => missing.push(format!(
+            "no provider configured (decisions install --provider NAME, or {})",
+            decisions::PROVIDER_ENV
+        )),
+        Err(m) => missing.push(m.clone()),
+        Ok(d) => {
+            missing.extend(descriptor_problems.iter().cloned());
+            if key_set == Some(false) {
+                missing.push(format!("{} is not set", d.auth_env));
+            }
+            for (name, status) in &catalogs {
+                if status.is_err() {
+                    missing.push(format!("catalog {name} is not valid for \"{}\"", d.name));
+                }
+            }
+        }
+    }
     Facts {
         payload,
         config_path,
@@ -81,6 +107,18 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
         catalogs,
         ledger,
         judgments,
+        missing,
+    }
+}
+
+impl Facts {
+    /// `ready`, or `not ready: ` and each missing piece.
+    pub fn readiness(&self) -> String {
+        if self.missing.is_empty() {
+            format!("ready: {} can be asked", self.provider)
+        } else {
+            format!("not ready: {}", self.missing.join("; "))
+        }
     }
 }
 
@@ -108,10 +146,14 @@ fn catalogs(leo: &Path, provider: Option<&decisions::Descriptor>) -> Vec<(String
                     None => Ok(0),
                     Some(p) => match decisions::validate_catalog(&doc.value, p) {
                         Ok(c) if doc.duplicates.is_empty() => Ok(c.questions.len()),
-                        Ok(_) => Err(format!("{} problem(s) against \"{}\"", doc.duplicates.len(), p.name)),
-                        Err(es) => {
-                            Err(format!("{} problem(s) against \"{}\"", es.len() + doc.duplicates.len(), p.name))
+                        Ok(_) => {
+                            Err(format!("{} against \"{}\"", super::count(doc.duplicates.len(), "problem"), p.name))
                         }
+                        Err(es) => Err(format!(
+                            "{} against \"{}\"",
+                            super::count(es.len() + doc.duplicates.len(), "problem"),
+                            p.name
+                        )),
                     },
                 },
             };
@@ -158,10 +200,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     let unreadable = |n: usize| if n > 0 { format!(", {n} unreadable") } else { String::new() };
     if let Some((rows, skipped)) = f.ledger {
-        row("ledger", format!("{rows} rows{}", unreadable(skipped)));
+        row("ledger", format!("{}{}", super::count(rows, "row"), unreadable(skipped)));
     }
     if let Some((path, rows, skipped)) = &f.judgments {
-        row("judgments", format!("{rows} rows{} ({})", unreadable(*skipped), path.display()));
+        row("judgments", format!("{}{} ({})", super::count(*rows, "row"), unreadable(*skipped), path.display()));
     }
-    Ok(exit::OK)
+    row("readiness", f.readiness());
+    Ok(if f.missing.is_empty() { exit::OK } else { exit::FAIL })
 }

@@ -227,6 +227,6 @@ fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
         decisions::append_lines(&target, &lines, deadline, gate)
     });
     if let Err(e) = written {
-        eprintln!("decisions: {} event(s) not logged to {}: {e}", events.len(), path.display());
+        eprintln!("decisions: {} not logged to {}: {e}", super::count(events.len(), "event"), path.display());
     }
 }

@@ -95,20 +95,31 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         write_if_changed(&dir.join(name), &contents)?;
     }
     println!("payload: {}", dir.display());
-    if let Some((path, existing, text, p)) = seeded {
+    if let Some((path, existing, text, p)) = &seeded {
         if existing.as_deref() == Some(text.as_str()) {
             println!("config: {} unchanged (provider {p})", path.display());
         } else {
-            write_if_changed(&path, &text)?;
+            write_if_changed(path, text)?;
             let verb = if existing.is_some() { "updated" } else { "seeded" };
             println!("config: {verb} {} (provider {p})", path.display());
         }
     } else if let Some(dir) = &decisions_dir {
+        let path = dir.join("config.json");
+        let why = format!("no provider chosen: pass --provider NAME, or set {}", decisions::PROVIDER_ENV);
+        if path.exists() {
+            println!("config: {} left as it is ({why})", path.display());
+        } else {
+            println!("config: none written to {} ({why})", path.display());
+        }
+    } else {
         println!(
-            "config: {} left as it is (no provider chosen: pass --provider or set {})",
-            dir.join("config.json").display(),
-            decisions::PROVIDER_ENV
+            "config: none seeded: no project found at or above the working directory (no .leopold, no git top level); name one with --project DIR"
         );
+    }
+    if let Some((path, _, text, p)) = &seeded {
+        for line in todo(path, text, p) {
+            println!("todo: {line}");
+        }
     }
     if let Some(dir) = &decisions_dir {
         for (name, text) in catalogs {
@@ -122,6 +133,43 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
     }
     Ok(exit::OK)
+}
+
+/// What the seeded provider still needs before it can be asked, and where to set it: a
+/// descriptor field left empty (generic's endpoint and model, a gateway's model), the key
+/// variable, and for an uncalibrated provider, catalogs with bars of its own.
+fn todo(path: &Path, config: &str, provider: &str) -> Vec<String> {
+    let config = decisions::parse_config(config, path.to_path_buf());
+    let Ok(d) = decisions::descriptor_for(provider, &config) else { return Vec::new() };
+    if d.name == decisions::NONE {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let fields: Vec<&str> = [("endpoint", &d.endpoint), ("model", &d.model)]
+        .into_iter()
+        .filter(|(_, v)| v.trim().is_empty())
+        .map(|(f, _)| f)
+        .collect();
+    if !fields.is_empty() {
+        let quoted: Vec<String> = fields.iter().map(|f| format!("\"{f}\"")).collect();
+        out.push(format!(
+            "fill in {} under \"providers\" > \"{provider}\" in {}",
+            quoted.join(" and "),
+            path.display()
+        ));
+    }
+    if !d.auth_env.is_empty() && Env::Process.get(&d.auth_env).is_none() {
+        out.push(format!("export {} with the key (it is read at call time, never stored)", d.auth_env));
+    }
+    if !d.calibrated {
+        out.push(format!(
+            "\"{provider}\" is uncalibrated: each catalog needs \"thresholds_for\": \"{provider}\" and bars of its own (README, \"Starting an uncalibrated provider\")"
+        ));
+    }
+    if !out.is_empty() {
+        out.push("`decisions doctor` says when it is ready".into());
+    }
+    out
 }
 
 /// The project: the nearest directory above the working directory with a `.leopold`, else the

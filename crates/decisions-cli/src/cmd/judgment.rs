@@ -28,8 +28,8 @@ enum Verb {
         #[arg(long)]
         project: Option<String>,
         /// Words to look for [default: the project's newest records]
-        #[arg(long, default_value = "")]
-        query: String,
+        #[arg(long)]
+        query: Option<String>,
     },
     /// Print past judgments similar to a question as a JSON array (at most 3)
     Recall {
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Verb::Search { project, query } => {
             let project = required(project, "--project")?;
-            match search(&path, &project, &query) {
+            match search(&path, &project, query.as_deref().unwrap_or_default()) {
                 Ok((found, skipped)) => {
                     super::warn_skipped(skipped, &path);
                     for j in &found {

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use decisions::Band;
 use decisions::ledger::{
-    DecisionRow, OutcomeRow, ProposalStatus, Row, append_row, display_bar, has_decision, ledger_path, new_id, now_ts,
-    propose_file, reliability_svg, report_file,
+    DecisionRow, OutcomeError, ProposalStatus, Row, append_row, display_bar, has_decision, ledger_path, new_id, now_ts,
+    propose_file, record_outcome, reliability_svg, report_file,
 };
 
 use super::{CliError, exit};
@@ -114,10 +114,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let path = ledger_path(&leo);
     match args.command {
         Verb::Record { consumer, question, provider, model, certainty, confidence, band, acted, id } => {
-            let id = id.unwrap_or_else(new_id);
-            if id.trim().is_empty() {
-                return Err(CliError::usage("--id must not be empty").into());
+            // An id given twice would let one outcome count for two decisions.
+            if let Some(id) = &id {
+                if id.trim().is_empty() {
+                    return Err(CliError::usage("--id must not be empty").into());
+                }
+                if has_decision(&path, id)? {
+                    let e =
+                        CliError::fail(format!("--id: {} already holds a decision with id \"{id}\"", path.display()));
+                    return Err(e
+                        .hint("leave --id out for a fresh one, or record the outcome of that decision")
+                        .into());
+                }
             }
+            let id = id.unwrap_or_else(new_id);
             let row = DecisionRow {
                 id: id.clone(),
                 ts: now_ts(),
@@ -133,15 +143,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             append_row(&path, &Row::Decision(row))?;
             println!("{id}");
         }
-        Verb::Outcome { id, correct, note } => {
-            if !has_decision(&path, &id)? {
-                let e = CliError::fail(format!("no decision with id \"{id}\" in {}", path.display()));
+        Verb::Outcome { id, correct, note } => match record_outcome(&path, &id, correct.0, note) {
+            Ok(()) => {}
+            Err(e @ OutcomeError::UnknownId { .. }) => {
+                let e = CliError::fail(e.to_string());
                 return Err(e
                     .hint("record the decision first, or check the id printed by `decisions ledger record`")
                     .into());
             }
-            append_row(&path, &Row::Outcome(OutcomeRow { id, ts: now_ts(), correct: correct.0, note }))?;
-        }
+            Err(e) => return Err(CliError::fail(e.to_string()).into()),
+        },
         Verb::Propose { format } => {
             let (proposals, skipped) = propose_file(&path)?;
             super::warn_skipped(skipped, &path);

@@ -199,6 +199,46 @@ pub fn project_config(leo: Option<&Path>) -> decisions::ConfigFile {
     leo.map_or(decisions::ConfigFile::Missing, decisions::load_config)
 }
 
+/// The project's config file, read by `deadline` (a stalled mount reads as malformed).
+pub fn project_config_by(leo: Option<&Path>, deadline: std::time::Instant) -> decisions::ConfigFile {
+    let Some(leo) = leo.map(Path::to_path_buf) else { return decisions::ConfigFile::Missing };
+    let path = decisions::config_path(&leo);
+    decisions::file::within(deadline, move || decisions::load_config(&leo))
+        .unwrap_or(decisions::ConfigFile::Malformed { path, error: "it could not be read in time".into() })
+}
+
+/// An explicit `--provider` must name something: a descriptor in config.json or a built-in.
+/// A typo is a usage error (exit 64), never a silent fallback to no provider.
+pub fn explicit_provider(flag: Option<&str>, config: &decisions::ConfigFile) -> anyhow::Result<()> {
+    let Some(name) = flag else { return Ok(()) };
+    match decisions::descriptor_for(name, config) {
+        Err(decisions::DescriptorLookup::Missing(_)) => {
+            let mut known: Vec<String> = decisions::known_names().map(String::from).collect();
+            if let Some(c) = config.config() {
+                known.extend(c.providers.keys().filter(|k| !known.contains(k)).cloned().collect::<Vec<_>>());
+            }
+            Err(CliError::usage(format!("--provider: unknown provider \"{name}\""))
+                .hint(format!("known providers: {}", known.join(", ")))
+                .into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A budget in milliseconds, for `--timeout-ms`: a whole number, at least 1.
+pub fn positive_ms(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1 ms".into()),
+        Ok(ms) => Ok(ms),
+        Err(_) => Err(format!("expected a whole number of milliseconds, found {s:?}")),
+    }
+}
+
+/// `n` and a noun, its plural when `n` is not 1: "1 problem", "3 problems".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// `ms` after `start`; a budget too large to add is as good as none.
 pub fn after(start: std::time::Instant, ms: u64) -> std::time::Instant {
     start.checked_add(std::time::Duration::from_millis(ms)).unwrap_or(start + std::time::Duration::from_secs(86_400))
@@ -207,7 +247,7 @@ pub fn after(start: std::time::Instant, ms: u64) -> std::time::Instant {
 /// Say on stderr how many lines of a JSONL file could not be read.
 pub fn warn_skipped(skipped: usize, path: &Path) {
     if skipped > 0 {
-        eprintln!("warning: skipped {skipped} unreadable line(s) in {}", path.display());
+        eprintln!("warning: skipped {} in {}", count(skipped, "unreadable line"), path.display());
     }
 }
 

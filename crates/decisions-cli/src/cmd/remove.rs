@@ -26,7 +26,7 @@ pub fn run(_: Args) -> anyhow::Result<u8> {
     if removed == 0 {
         println!("payload: nothing installed at {}", dir.display());
     } else {
-        println!("payload: removed {removed} file(s) from {}", dir.display());
+        println!("payload: removed {} from {}", super::count(removed, "file"), dir.display());
     }
     Ok(exit::OK)
 }

@@ -31,11 +31,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     let ok = f.catalogs.iter().filter(|(_, s)| s.is_ok()).count();
     let bad = f.catalogs.len() - ok;
-    parts.push(format!("{ok} catalog(s) ok{}", if bad > 0 { format!(", {bad} failing") } else { String::new() }));
+    parts.push(format!(
+        "{} ok{}",
+        super::count(ok, "catalog"),
+        if bad > 0 { format!(", {bad} failing") } else { String::new() }
+    ));
     if let Some((rows, _)) = f.ledger {
-        parts.push(format!("ledger {rows} rows"));
+        parts.push(format!("ledger {}", super::count(rows, "row")));
     }
     parts.push(format!("payload {}", if f.payload.is_some() { "installed" } else { "not installed" }));
+    parts.push(if f.missing.is_empty() { "ready".into() } else { format!("not ready ({})", f.missing.len()) });
     println!("decisions: {}", parts.join("; "));
     Ok(exit::OK)
 }

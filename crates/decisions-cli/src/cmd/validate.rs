@@ -43,18 +43,22 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Err(e @ JsonFileError::Parse(_)) => return Err(CliError::fail(e.to_string()).into()),
     };
     let config = super::project_config(leo.as_deref());
-    let (descriptor, from_config) = provider(args.provider.as_deref(), &config)?;
+    super::explicit_provider(args.provider.as_deref(), &config)?;
+    let descriptor = provider(args.provider.as_deref(), &config)?;
 
     let mut problems: Vec<String> = doc.duplicates.iter().map(ToString::to_string).collect();
     if let ConfigFile::Malformed { path, error } = &config {
         problems.push(format!("{} is malformed, so it configures no provider: {error}", path.display()));
     }
-    if from_config && let Err(es) = decisions::validate_descriptor(&descriptor) {
+    // Whatever `ask` would refuse about the descriptor, this refuses too.
+    if descriptor.name != decisions::NONE
+        && let Err(es) = decisions::validate_descriptor(&descriptor)
+    {
         problems.extend(es.iter().map(ToString::to_string));
     }
     match decisions::validate_catalog(&doc.value, &descriptor) {
         Ok(catalog) if problems.is_empty() => {
-            println!("ok: {} questions", catalog.questions.len());
+            println!("ok: {}", super::count(catalog.questions.len(), "question"));
             Ok(exit::OK)
         }
         result => {
@@ -64,28 +68,29 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             for p in &problems {
                 println!("{}: {p}", path.display());
             }
-            eprintln!("error: {} problem(s) in {} (provider \"{}\")", problems.len(), path.display(), descriptor.name);
+            eprintln!(
+                "error: {} in {} (provider \"{}\")",
+                super::count(problems.len(), "problem"),
+                path.display(),
+                descriptor.name
+            );
             Ok(exit::FAIL)
         }
     }
 }
 
-/// The descriptor to check against, and whether it came from config.json.
-fn provider(flag: Option<&str>, config: &ConfigFile) -> anyhow::Result<(Descriptor, bool)> {
+/// The descriptor to check against: the flag's provider, else the active one.
+fn provider(flag: Option<&str>, config: &ConfigFile) -> anyhow::Result<Descriptor> {
     let name = match flag {
         Some(n) => n.to_string(),
         None => decisions::resolve_name(None, config, &Env::Process).0,
     };
-    let from_config = config.config().is_some_and(|c| c.providers.contains_key(&name));
     match decisions::descriptor_for(&name, config) {
-        Ok(d) => Ok((d, from_config)),
+        Ok(d) => Ok(d),
         Err(DescriptorLookup::Unparsable(detail)) => Err(CliError::fail(detail).into()),
         Err(DescriptorLookup::Missing(_)) => {
             let known: Vec<&str> = decisions::known_names().collect();
-            let e = match flag {
-                Some(_) => CliError::usage(format!("--provider: unknown provider \"{name}\"")),
-                None => CliError::fail(format!("the active provider \"{name}\" has no descriptor")),
-            };
+            let e = CliError::fail(format!("the active provider \"{name}\" has no descriptor"));
             Err(e.hint(format!("known providers: {}", known.join(", "))).into())
         }
     }

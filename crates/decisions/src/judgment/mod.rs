@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::Env;
 use crate::jsonl;
 
+mod card;
+pub use card::{CONFIDENCES, CardProblem, card_problems, chosen_option};
+
 /// The most results a search or recall returns.
 pub const MAX_RESULTS: usize = 3;
 /// Recall summaries longer than this many characters are cut.

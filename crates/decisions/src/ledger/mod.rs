@@ -133,6 +133,32 @@ pub fn read_ledger(path: &Path) -> Result<LedgerRead, LedgerError> {
     jsonl::read(path).map_err(|source| LedgerError { path: path.to_path_buf(), source })
 }
 
+/// Why an outcome was not recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum OutcomeError {
+    /// No decision row has this id: an outcome for it would join nothing.
+    #[error("no decision with id \"{id}\" in {}", path.display())]
+    UnknownId {
+        /// The id asked for.
+        id: String,
+        /// The ledger searched.
+        path: PathBuf,
+    },
+    /// The ledger could not be read or written.
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+}
+
+/// Append the outcome of a recorded decision: refused, with nothing written, when the ledger
+/// holds no decision with that id.
+pub fn record_outcome(path: &Path, id: &str, correct: Option<bool>, note: Option<String>) -> Result<(), OutcomeError> {
+    if !has_decision(path, id)? {
+        return Err(OutcomeError::UnknownId { id: id.to_string(), path: path.to_path_buf() });
+    }
+    let row = OutcomeRow { id: id.to_string(), ts: now_ts(), correct, note };
+    append_row(path, &Row::Outcome(row)).map_err(OutcomeError::from)
+}
+
 /// Whether the ledger holds a decision row with this id.
 pub fn has_decision(path: &Path, id: &str) -> Result<bool, LedgerError> {
     let read = read_ledger(path)?;

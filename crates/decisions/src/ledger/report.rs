@@ -186,7 +186,8 @@ pub fn reliability_svg(reports: &[CalibrationReport]) -> String {
                 x(b.mean_certainty),
                 y(b.accuracy),
                 x(b.from) + bar_w / 2.0,
-                y(b.accuracy) - 6.0,
+                // Above the bar, or inside it near the top so it never meets the subtitle.
+                if b.accuracy > 0.9 { y(b.accuracy) + 12.0 } else { y(b.accuracy) - 6.0 },
                 b.count
             );
         }
@@ -255,6 +256,22 @@ mod tests {
         let rows: Vec<Row> = pair(1, 1.0, true).into_iter().collect();
         let r = &calibration_report(&rows)[0];
         assert_eq!((r.bins[0].from, r.bins[0].to), (0.9, 1.0));
+    }
+
+    #[test]
+    fn a_bar_that_reaches_one_keeps_its_count_inside_the_panel() {
+        // Once its count label sat on the subtitle above the panel.
+        let rows: Vec<Row> = (0..7).flat_map(|i| pair(i, 0.95, true)).collect();
+        let svg = reliability_svg(&calibration_report(&rows));
+        let attr = |line: &str, name: &str| -> f64 {
+            let at = line.find(&format!(" {name}=\"")).map_or(0, |i| i + name.len() + 3);
+            line[at..].split('"').next().and_then(|v| v.parse().ok()).unwrap_or(f64::NAN)
+        };
+        let panel = svg.lines().find(|l| l.starts_with("<rect") && l.contains("fill=\"none\"")).unwrap_or_default();
+        let (top, height) = (attr(panel, "y"), attr(panel, "height"));
+        let label = svg.lines().find(|l| l.contains("font-size=\"9\">7<")).unwrap_or_default();
+        let y = attr(&label[label.find("<text").unwrap_or(0)..], "y");
+        assert!(y > top && y < top + height, "count label at {y}, panel {top}..{}", top + height);
     }
 
     #[test]

@@ -167,6 +167,22 @@ pub enum DescriptorError {
         "provider \"{name}\": model \"{model}\" is a moving alias; pin a versioned model, because thresholds are fitted against one model"
     )]
     MovingAlias { name: String, model: String },
+    #[error("provider \"{name}\" is not known to this build (known: {known})")]
+    UnknownName { name: String, known: String },
+    #[error("provider \"{name}\" speaks {spoken}, but its endpoint {endpoint} is {mismatch} path")]
+    WireEndpoint { name: String, spoken: &'static str, endpoint: String, mismatch: &'static str },
+}
+
+impl DescriptorError {
+    /// The failure an ask gets for this rule: a name no build knows is `no_provider`, an
+    /// endpoint its wire does not speak `unsupported`, anything else `validation`.
+    pub fn reason(&self) -> crate::FailureReason {
+        match self {
+            DescriptorError::UnknownName { .. } => crate::FailureReason::NoProvider,
+            DescriptorError::WireEndpoint { .. } => crate::FailureReason::Unsupported,
+            _ => crate::FailureReason::Validation,
+        }
+    }
 }
 
 /// Whether an endpoint speaks the System One family's wire (its path ends in `/v1/systemone`).
@@ -175,12 +191,35 @@ pub fn is_system_one_endpoint(endpoint: &str) -> bool {
     path.trim_end_matches('/').ends_with("/v1/systemone")
 }
 
-/// Validate a descriptor, reporting every broken rule.
+/// Validate a descriptor: every rule an ask needs it to keep, each broken one reported. This is
+/// the one place that decides whether a descriptor can be asked; `ask`, `validate` and
+/// `doctor` all call it.
 pub fn validate_descriptor(d: &Descriptor) -> Result<(), Vec<DescriptorError>> {
     let mut errs = Vec::new();
     let name = d.name.clone();
     if d.name.trim().is_empty() {
         errs.push(DescriptorError::EmptyName);
+    } else {
+        match wire_of(&d.name) {
+            None => errs.push(DescriptorError::UnknownName {
+                name: name.clone(),
+                known: known_names().collect::<Vec<_>>().join(", "),
+            }),
+            Some(Wire::None) => {}
+            Some(wire)
+                if !d.endpoint.trim().is_empty()
+                    && (wire == Wire::SystemOne) != is_system_one_endpoint(&d.endpoint) =>
+            {
+                let system_one = wire == Wire::SystemOne;
+                errs.push(DescriptorError::WireEndpoint {
+                    name: name.clone(),
+                    spoken: if system_one { "System One" } else { "chat-completions" },
+                    endpoint: d.endpoint.clone(),
+                    mismatch: if system_one { "not a /v1/systemone" } else { "a /v1/systemone" },
+                });
+            }
+            Some(_) => {}
+        }
     }
     if d.endpoint.trim().is_empty() {
         errs.push(DescriptorError::EmptyEndpoint(name.clone()));
@@ -282,6 +321,10 @@ mod tests {
         assert_eq!(
             errs,
             vec![
+                DescriptorError::UnknownName {
+                    name: "acme".into(),
+                    known: "jev, openrouter, vercel, generic, none".into()
+                },
                 DescriptorError::EmptyEndpoint("acme".into()),
                 DescriptorError::EmptyModel("acme".into()),
                 DescriptorError::EmptyAuthEnv("acme".into()),
@@ -290,9 +333,31 @@ mod tests {
                 DescriptorError::MaxStateTokens("acme".into()),
             ]
         );
-        assert_eq!(errs[1].to_string(), "provider \"acme\" has no model set");
+        assert_eq!(errs[2].to_string(), "provider \"acme\" has no model set");
+        assert_eq!(
+            errs[0].to_string(),
+            "provider \"acme\" is not known to this build (known: jev, openrouter, vercel, generic, none)"
+        );
         let nameless = Descriptor { name: "".into(), ..jev() };
         assert_eq!(validate_descriptor(&nameless), Err(vec![DescriptorError::EmptyName]));
+    }
+
+    #[test]
+    fn an_endpoint_its_wire_does_not_speak_is_refused_as_unsupported() {
+        let d = Descriptor { endpoint: "https://x.example/v1/chat/completions".into(), ..jev() };
+        let errs = validate_descriptor(&d).err().unwrap_or_default();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].reason(), crate::FailureReason::Unsupported);
+        assert_eq!(
+            errs[0].to_string(),
+            "provider \"jev\" speaks System One, but its endpoint https://x.example/v1/chat/completions is not a /v1/systemone path"
+        );
+        let gw = Descriptor {
+            endpoint: "https://x.example/v1/systemone".into(),
+            model: "m".into(),
+            ..builtin("openrouter").unwrap_or_else(jev)
+        };
+        assert_eq!(validate_descriptor(&gw).err().map(|e| e[0].reason()), Some(crate::FailureReason::Unsupported));
     }
 
     #[test]
