@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Time the README's two set-up commands, word for word, on a clean clone of this repository
+# with an empty cargo cache (every crate is downloaded and built again), as a newcomer meets
+# them. Prints one line a command and the total. Usage: bash scripts/setup-time.sh
+set -euo pipefail
+src="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+git clone -q "$src" "$work/repo"
+export CARGO_HOME="$work/cargo"
+export PATH="$HOME/.cargo/bin:$PATH" # rustup's cargo, and cargo-nextest when it is installed
+cd "$work/repo"
+mapfile -t cmds < <(awk '/^```sh$/ {inside=1; next} inside && /^```$/ {exit} inside {print}' README.md)
+total=0
+for cmd in "${cmds[@]}"; do
+  start=$(date +%s%N)
+  bash -c "$cmd" >"$work/out.log" 2>&1 || { tail -20 "$work/out.log"; echo "FAILED: $cmd"; exit 1; }
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  total=$(( total + ms ))
+  awk -v ms="$ms" -v cmd="$cmd" 'BEGIN { printf "%7.1f s  %s\n", ms / 1000, cmd }'
+done
+awk -v ms="$total" -v cores="$(nproc)" 'BEGIN { printf "%7.1f s  total (%s cores)\n", ms / 1000, cores }'
