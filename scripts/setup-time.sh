@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Time the README's two set-up commands, word for word, on a clean clone of this repository
 # with an empty cargo cache (every crate is downloaded and built again), as a newcomer meets
-# them. Prints one line a command and the total. Usage: bash scripts/setup-time.sh
+# them. Prints one line a command and the total. Usage: bash scripts/setup-time.sh [REVISION]
+# (a revision times that commit's README commands instead, as a baseline).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 git clone -q "$src" "$work/repo"
+if [ -n "${1:-}" ]; then git -C "$work/repo" checkout -q "$1"; fi
 export CARGO_HOME="$work/cargo"
 export PATH="$HOME/.cargo/bin:$PATH" # rustup's cargo, and cargo-nextest when it is installed
 cd "$work/repo"
