@@ -10,14 +10,14 @@ use serde_json::Value;
 
 use crate::answer::{Answer, Failure, FailureReason, certainty_of};
 use crate::band::{Band, band_of};
-use crate::config::{
-    ConfigFile, DescriptorLookup, Env, Source, descriptor_for, find_leo_dir, load_config, resolve_name,
-};
+use crate::config::{ConfigFile, DescriptorLookup, Env, Source, descriptor_for, load_config, resolve_name};
 use crate::contract::{Catalog, Question, validate_catalog};
 use crate::event::Event;
 use crate::file::{read_input, read_regular, within};
 use crate::json::Document;
-use crate::provider::{Descriptor, DescriptorError, NONE, Wire, chat, systemone, validate_descriptor, wire_of};
+use crate::descriptor::{Descriptor, DescriptorError, NONE, Wire, validate_descriptor, wire_of};
+use crate::project::{catalog_path, find_leo_dir};
+use crate::provider::{chat, systemone};
 use crate::secret::SecretKey;
 use crate::transport::{Call, Retry};
 
@@ -237,7 +237,7 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant, read_by: I
                 Some(dir) => {
                     let dir = dir.clone();
                     within(read_by, move || load_config(&dir)).unwrap_or_else(|| ConfigFile::Malformed {
-                        path: crate::config::config_path(leo_dir.as_deref().unwrap_or(Path::new("."))),
+                        path: crate::project::config_path(leo_dir.as_deref().unwrap_or(Path::new("."))),
                         error: format!(
                             "it could not be read within {}ms",
                             request.timeout_ms.unwrap_or(READ_BUDGET_MS)
@@ -530,9 +530,4 @@ pub fn load_catalog(
     let bytes = bytes.map_err(|source| CatalogReadError::Unreadable { path: path.clone(), source })?;
     Document::parse(&String::from_utf8_lossy(&bytes))
         .map_err(|e| CatalogReadError::NotJson { path: path.clone(), message: e.to_string() })
-}
-
-/// Where a named catalog lives: `<leo-dir>/decisions/<name>.json`.
-pub fn catalog_path(leo_dir: &Path, name: &str) -> PathBuf {
-    leo_dir.join("decisions").join(format!("{name}.json"))
 }

@@ -1,5 +1,6 @@
 //! Provider resolution: an explicit choice, then the project's `config.json`, then
 //! `LEOPOLD_DECISIONS_PROVIDER`, then none. Every resolved provider knows its [`Source`].
+//! Where the project's files are is [`crate::project`]'s business.
 //!
 //! `<leo-dir>/decisions/config.json`: `{"version", "provider", "providers": {name: descriptor}}`.
 
@@ -8,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::contract::CONTRACT_VERSION;
-use crate::provider::{Descriptor, NONE, builtin};
+use crate::descriptor::{Descriptor, NONE, builtin};
+use crate::project::{config_path, read_project_file};
+use crate::schema::CONTRACT_VERSION;
 
 /// The environment variable that names the provider when config.json does not.
 pub const PROVIDER_ENV: &str = "LEOPOLD_DECISIONS_PROVIDER";
@@ -101,19 +103,6 @@ impl ConfigFile {
     }
 }
 
-/// The config.json path of a leo dir.
-pub fn config_path(leo_dir: &Path) -> PathBuf {
-    leo_dir.join("decisions").join("config.json")
-}
-
-/// Read a file that a project keeps at a fixed place (config.json, a named catalog). Anything
-/// but a regular file there is refused rather than read, as `ErrorKind::InvalidInput`: reading
-/// a FIFO would wait forever.
-pub fn read_project_file(path: &Path) -> std::io::Result<String> {
-    String::from_utf8(crate::file::read_regular(path)?)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()))
-}
-
 /// Read `<leo-dir>/decisions/config.json`.
 pub fn load_config(leo_dir: &Path) -> ConfigFile {
     let path = config_path(leo_dir);
@@ -138,16 +127,6 @@ pub fn parse_config(text: &str, path: PathBuf) -> ConfigFile {
         },
         Err(e) => ConfigFile::Malformed { path, error: e.to_string() },
     }
-}
-
-/// The nearest `.leopold` directory at or above `start`.
-pub fn find_leo_dir(start: &Path) -> Option<PathBuf> {
-    start.ancestors().map(|d| d.join(".leopold")).find(|d| d.is_dir())
-}
-
-/// The git top level at or above `start`: the nearest directory with a `.git` entry.
-pub fn git_root(start: &Path) -> Option<PathBuf> {
-    start.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
 }
 
 /// The name of the active provider and where it came from. `none` when nothing is configured.

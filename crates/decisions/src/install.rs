@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use crate::config::Env;
-use crate::contract::{CONTRACT_VERSION, catalog_schema};
-use crate::provider::{NONE, builtin, known_names, provider_templates};
+use crate::schema::{CONTRACT_VERSION, catalog_schema};
+use crate::descriptor::{NONE, builtin, known_names, provider_templates};
 
 /// The payload's file names, in the order they are written.
 pub const PAYLOAD_FILES: [&str; 3] = ["README.md", "catalog.schema.json", "providers.json"];

@@ -34,7 +34,9 @@ mod answer;
 mod ask;
 mod band;
 mod config;
+pub mod consumer;
 mod contract;
+mod descriptor;
 mod event;
 pub mod file;
 pub mod install;
@@ -42,32 +44,34 @@ pub mod json;
 mod jsonl;
 pub mod judgment;
 pub mod ledger;
-pub mod permission;
-pub use jsonl::{Records, append_line, append_lines};
+mod project;
 mod provider;
+mod schema;
 mod secret;
-pub use secret::{Redactor, clip};
 mod transport;
 
 pub use answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, certainty_of, confidence_from};
 pub use ask::{
-    CatalogCheck, CatalogReadError, CatalogRef, Decision, ProviderChoice, READ_BUDGET_MS, Request, ask, catalog_path,
-    load_catalog,
+    CatalogCheck, CatalogReadError, CatalogRef, Decision, ProviderChoice, READ_BUDGET_MS, Request, ask, load_catalog,
 };
 pub use band::{Band, Direction, band_of};
 pub use config::{
-    Config, ConfigFile, DescriptorLookup, Env, PROVIDER_ENV, Source, config_path, descriptor_for, find_leo_dir,
-    git_root, load_config, parse_config, read_project_file, resolve_name,
+    Config, ConfigFile, DescriptorLookup, Env, PROVIDER_ENV, Source, descriptor_for, load_config, parse_config,
+    resolve_name,
 };
-pub use contract::{
-    CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, Catalog, CatalogError, NOUL_CRITERIA_KEYS,
-    QUESTION_TYPES, Question, QuestionKind, SCORE_LEVELS, Thresholds, catalog_schema, validate_catalog,
-};
-pub use event::{Event, LogLine};
-pub use provider::{
+pub use contract::{Catalog, CatalogError, Question, QuestionKind, Thresholds, validate_catalog};
+pub use descriptor::{
     Descriptor, DescriptorError, NONE, REGISTRY, Wire, builtin, calibration_label, is_system_one_endpoint, known_names,
     provider_templates, validate_descriptor, wire_of,
 };
+pub use event::{Event, LogLine};
+pub use jsonl::{Records, append_line, append_lines};
+pub use project::{catalog_path, config_path, find_leo_dir, git_root, read_project_file};
+pub use schema::{
+    CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, NOUL_CRITERIA_KEYS, QUESTION_TYPES, SCORE_LEVELS,
+    catalog_schema,
+};
+pub use secret::{Redactor, clip};
 
 /// Entry points for the fuzz targets in `crates/decisions/fuzz`: the private wire parsers, fed
 /// any bytes. Built only under cargo-fuzz (`--cfg fuzzing`).

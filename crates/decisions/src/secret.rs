@@ -111,14 +111,14 @@ pub struct Redactor(Vec<SecretKey>);
 
 impl Redactor {
     /// The keys held in these variables (unset or empty ones are skipped).
-    pub fn from_env<'a>(env: &crate::Env, variables: impl IntoIterator<Item = &'a str>) -> Redactor {
+    pub fn from_env<'a>(env: &crate::config::Env, variables: impl IntoIterator<Item = &'a str>) -> Redactor {
         let mut r = Redactor::default();
         r.add_from_env(env, variables);
         r
     }
 
     /// Add the keys held in more variables.
-    pub fn add_from_env<'a>(&mut self, env: &crate::Env, variables: impl IntoIterator<Item = &'a str>) {
+    pub fn add_from_env<'a>(&mut self, env: &crate::config::Env, variables: impl IntoIterator<Item = &'a str>) {
         for v in variables {
             if let Some(key) = env.get(v)
                 && !self.0.iter().any(|k| k.expose() == key)

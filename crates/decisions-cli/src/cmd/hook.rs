@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use decisions::permission::{self, Verdict};
+use decisions::consumer::permission::{self, Verdict};
 use decisions::{CatalogRef, Env, Event, LogLine, Redactor, Request, clip};
 use serde_json::{Value, json};
 

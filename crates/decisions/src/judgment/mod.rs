@@ -120,7 +120,7 @@ pub fn judgment_path(env: &Env, cwd: &Path) -> PathBuf {
         .get("HARNESS_PROJECT_ROOT")
         .or_else(|| env.get("PROJECT_ROOT"))
         .map(PathBuf::from)
-        .or_else(|| crate::config::git_root(cwd))
+        .or_else(|| crate::project::git_root(cwd))
         .unwrap_or_else(|| cwd.to_path_buf());
     root.join(".claude").join("state").join("judgment-ledger.jsonl")
 }

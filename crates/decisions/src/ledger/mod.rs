@@ -63,7 +63,7 @@ pub struct DecisionRow {
 
 impl DecisionRow {
     /// The row for a consumer's answer to one question, with a fresh id, stamped now.
-    pub fn new(consumer: &str, question: &str, answer: &crate::Answer, band: Band, acted: bool) -> DecisionRow {
+    pub fn new(consumer: &str, question: &str, answer: &crate::answer::Answer, band: Band, acted: bool) -> DecisionRow {
         DecisionRow {
             id: new_id(),
             ts: now_ts(),
@@ -72,7 +72,7 @@ impl DecisionRow {
             provider: answer.provider.clone(),
             model: answer.model.clone(),
             confidence: answer.confidence,
-            certainty: crate::certainty_of(answer),
+            certainty: crate::answer::certainty_of(answer),
             band,
             acted,
         }
