@@ -101,7 +101,12 @@ fn the_card_rules_and_the_card_schema_agree() {
     assert!(validator.is_valid(&card()) && card_problems(&card()).is_empty());
     // (what, how, whether the schema can see it)
     let breakages: [(Breakage, bool); 12] = [
-        (("four recalls", |c| c["similar_past_decisions"] = Value::Array(vec![c["similar_past_decisions"][0].clone(); 4])), true),
+        (
+            ("four recalls", |c| {
+                c["similar_past_decisions"] = Value::Array(vec![c["similar_past_decisions"][0].clone(); 4])
+            }),
+            true,
+        ),
         (("one option", |c| c["options"] = json!([c["options"][0]])), true),
         (("unknown field", |c| c["x"] = json!(1)), true),
         (("empty question", |c| c["question"] = json!("")), true),

@@ -12,10 +12,10 @@ use crate::answer::{Answer, Failure, FailureReason, certainty_of};
 use crate::band::{Band, band_of};
 use crate::config::{ConfigFile, DescriptorLookup, Env, Source, descriptor_for, load_config, resolve_name};
 use crate::contract::{Catalog, Question, validate_catalog};
+use crate::descriptor::{Descriptor, DescriptorError, NONE, Wire, validate_descriptor, wire_of};
 use crate::event::Event;
 use crate::file::{read_input, read_regular, within};
 use crate::json::Document;
-use crate::descriptor::{Descriptor, DescriptorError, NONE, Wire, validate_descriptor, wire_of};
 use crate::project::{catalog_path, find_leo_dir};
 use crate::provider::{chat, systemone};
 use crate::secret::SecretKey;
@@ -276,11 +276,11 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant, read_by: I
             }
             match descriptor_for(&name, config) {
                 Ok(d) => d,
-                Err(DescriptorLookup::Missing(detail)) => {
-                    return Outcome::failed(&name, source, questions, FailureReason::NoProvider, detail);
+                Err(e @ DescriptorLookup::Missing { .. }) => {
+                    return Outcome::failed(&name, source, questions, FailureReason::NoProvider, e.to_string());
                 }
-                Err(DescriptorLookup::Unparsable(detail)) => {
-                    return Outcome::failed(&name, source, questions, FailureReason::Validation, detail);
+                Err(e @ DescriptorLookup::Unparsable { .. }) => {
+                    return Outcome::failed(&name, source, questions, FailureReason::Validation, e.to_string());
                 }
             }
         }

@@ -16,8 +16,9 @@ use crate::schema::CONTRACT_VERSION;
 /// The environment variable that names the provider when config.json does not.
 pub const PROVIDER_ENV: &str = "LEOPOLD_DECISIONS_PROVIDER";
 
-/// Where the active provider was configured, highest precedence first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Where the active provider was configured, declared in precedence order: the first that
+/// names a provider wins, so a lower value outranks a higher one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The caller named it.
@@ -39,6 +40,12 @@ impl Source {
             Source::Env => "env",
             Source::None => "none",
         }
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -144,23 +151,42 @@ pub fn resolve_name(explicit: Option<&str>, config: &ConfigFile, env: &Env) -> (
 }
 
 /// The descriptor for a name: the project's own when config.json has one, else the built-in.
-///
-/// `Err` is a detail for a `no_provider` failure (or, for a descriptor that does not parse, a
-/// `validation` failure), naming the provider.
 pub fn descriptor_for(name: &str, config: &ConfigFile) -> Result<Descriptor, DescriptorLookup> {
     if let Some(raw) = config.config().and_then(|c| c.providers.get(name)) {
-        return serde_json::from_value::<Descriptor>(raw.clone()).map_err(|e| {
-            DescriptorLookup::Unparsable(format!("descriptor for provider \"{name}\" in config.json: {e}"))
-        });
+        return serde_json::from_value::<Descriptor>(raw.clone())
+            .map_err(|e| DescriptorLookup::Unparsable { name: name.to_string(), error: e.to_string() });
     }
-    builtin(name).ok_or_else(|| DescriptorLookup::Missing(format!("no descriptor for provider \"{name}\"")))
+    builtin(name).ok_or_else(|| DescriptorLookup::Missing { name: name.to_string() })
 }
 
 /// Why no descriptor could be had for a name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DescriptorLookup {
-    /// No descriptor by that name, in config.json or built in.
-    Missing(String),
-    /// config.json has one, but it does not parse.
-    Unparsable(String),
+    /// No descriptor by that name, in config.json or built in: no provider.
+    #[error("no descriptor for provider \"{name}\"")]
+    Missing {
+        /// The name asked for.
+        name: String,
+    },
+    /// config.json has one, but it does not parse: a validation failure a person must fix.
+    #[error("descriptor for provider \"{name}\" in config.json: {error}")]
+    Unparsable {
+        /// The provider.
+        name: String,
+        /// What the parser said.
+        error: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_order_by_precedence_and_print_as_written() {
+        let mut all = [Source::None, Source::Env, Source::Explicit, Source::Config];
+        all.sort();
+        assert_eq!(all, [Source::Explicit, Source::Config, Source::Env, Source::None]);
+        assert_eq!(all.map(|s| s.to_string()), ["explicit", "config", "env", "none"]);
+    }
 }

@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::descriptor::Descriptor;
 use crate::schema::{
-    CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, NOUL_CRITERIA_KEYS, OPTIONAL_BARS, REQUIRED_BARS, SCORE_LEVELS,
+    CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, NOUL_CRITERIA_KEYS, OPTIONAL_BARS, REQUIRED_BARS,
+    SCORE_LEVELS,
 };
 
 const CATALOG_FIELDS: [&str; 5] = ["$schema", "version", "thresholds_for", "questions", "thresholds"];

@@ -7,11 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use crate::config::Env;
-use crate::schema::{CONTRACT_VERSION, catalog_schema};
+use crate::config::{Config, ConfigFile, Env, parse_config};
 use crate::descriptor::{NONE, builtin, known_names, provider_templates};
+use crate::schema::{CONTRACT_VERSION, catalog_schema};
 
 /// The payload's file names, in the order they are written.
 pub const PAYLOAD_FILES: [&str; 3] = ["README.md", "catalog.schema.json", "providers.json"];
@@ -87,32 +87,24 @@ pub fn check_provider(name: &str) -> Result<(), SeedError> {
 
 /// The config text after choosing `provider`: the existing config updated, never clobbered.
 ///
-/// Every descriptor already there is kept as it is, edits included; `provider` is switched; the
-/// chosen provider's built-in descriptor is added when the config has none. The same input
+/// The existing text is read by [`parse_config`], as every other reader of config.json reads
+/// it. Every descriptor already there is kept as it is, edits included; `provider` is switched;
+/// the chosen provider's built-in descriptor is added when the config has none. The same input
 /// always gives the same bytes, so a repeated run changes nothing.
 pub fn seed_config(existing: Option<&str>, path: &Path, provider: &str) -> Result<String, SeedError> {
     check_provider(provider)?;
-    let malformed = |why: String| SeedError::Malformed { path: path.display().to_string(), why };
-    let mut config = match existing {
-        None => json!({"version": CONTRACT_VERSION, "provider": provider, "providers": {}}),
-        Some(text) => serde_json::from_str::<Value>(text).map_err(|e| malformed(e.to_string()))?,
-    };
-    let Some(obj) = config.as_object_mut() else { return Err(malformed("not a JSON object".into())) };
-    match obj.get("version") {
-        Some(Value::String(v)) if v == CONTRACT_VERSION => {}
-        other => {
-            return Err(malformed(format!(
-                "version is {}, expected \"{CONTRACT_VERSION}\"",
-                other.map_or("missing".into(), Value::to_string)
-            )));
+    let mut config = match existing.map(|text| parse_config(text, path.to_path_buf())) {
+        None => Config { version: CONTRACT_VERSION.into(), provider: None, providers: Map::new() },
+        Some(ConfigFile::Loaded(c)) => c,
+        Some(ConfigFile::Malformed { error, .. }) => {
+            return Err(SeedError::Malformed { path: path.display().to_string(), why: error });
         }
-    }
-    obj.insert("provider".into(), Value::String(provider.into()));
-    let providers = obj.entry("providers").or_insert_with(|| Value::Object(Map::new()));
-    let Some(providers) = providers.as_object_mut() else { return Err(malformed("providers is not an object".into())) };
-    if provider != NONE && !providers.contains_key(provider) {
+        Some(ConfigFile::Missing) => unreachable!("parse_config never reports a missing file"),
+    };
+    config.provider = Some(provider.to_string());
+    if provider != NONE && !config.providers.contains_key(provider) {
         let d = builtin(provider).map(|d| serde_json::to_value(d).unwrap_or(Value::Null)).unwrap_or(Value::Null);
-        providers.insert(provider.into(), d);
+        config.providers.insert(provider.into(), d);
     }
     Ok(serde_json::to_string_pretty(&config).unwrap_or_default() + "\n")
 }
@@ -120,6 +112,7 @@ pub fn seed_config(existing: Option<&str>, path: &Path, provider: &str) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn env(vars: &[(&str, &str)]) -> Env {
         Env::Map(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())

@@ -38,8 +38,7 @@ fn no_two_modules_import_each_other() {
         let code = text.split("#[cfg(test)]").next().unwrap_or_default();
         let code = code.split("#[cfg(fuzzing)]").next().unwrap_or_default();
         // Doc links name modules without depending on them.
-        let code: String =
-            code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+        let code: String = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
         for (i, _) in code.match_indices("crate::") {
             let rest = &code[i + "crate::".len()..];
             let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();

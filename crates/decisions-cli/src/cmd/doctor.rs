@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use decisions::install::{PAYLOAD_FILES, payload_dir};
-use decisions::{ConfigFile, DescriptorLookup, Env, Source};
+use decisions::{ConfigFile, Env, Source};
 
 use super::exit;
 
@@ -54,7 +54,7 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
     let (provider, source) = decisions::resolve_name(None, &config, &env);
     let descriptor = match decisions::descriptor_for(&provider, &config) {
         Ok(d) => Ok(d),
-        Err(DescriptorLookup::Missing(m) | DescriptorLookup::Unparsable(m)) => Err(m),
+        Err(e) => Err(e.to_string()),
     };
     let live = descriptor.as_ref().ok().filter(|d| d.name != decisions::NONE);
     let descriptor_problems: Vec<String> = live
@@ -174,7 +174,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     } else if let Some(p) = f.config_path.as_ref().filter(|_| matches!(f.config, ConfigFile::Loaded(_))) {
         row("config", p.display().to_string());
     }
-    row("provider", format!("{} (source: {})", f.provider, f.source.as_str()));
+    row("provider", format!("{} (source: {})", f.provider, f.source));
     match &f.descriptor {
         Ok(d) if d.name != decisions::NONE => {
             row("calibration", decisions::calibration_label(d).to_string());

@@ -212,7 +212,7 @@ pub fn project_config_by(leo: Option<&Path>, deadline: std::time::Instant) -> de
 pub fn explicit_provider(flag: Option<&str>, config: &decisions::ConfigFile) -> anyhow::Result<()> {
     let Some(name) = flag else { return Ok(()) };
     match decisions::descriptor_for(name, config) {
-        Err(decisions::DescriptorLookup::Missing(_)) => {
+        Err(decisions::DescriptorLookup::Missing { .. }) => {
             let mut known: Vec<String> = decisions::known_names().map(String::from).collect();
             if let Some(c) = config.config() {
                 known.extend(c.providers.keys().filter(|k| !known.contains(k)).cloned().collect::<Vec<_>>());

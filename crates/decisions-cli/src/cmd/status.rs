@@ -17,7 +17,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if f.absent() {
         return Ok(exit::OK);
     }
-    let mut parts = vec![format!("provider {} ({})", f.provider, f.source.as_str())];
+    let mut parts = vec![format!("provider {} ({})", f.provider, f.source)];
     if matches!(f.config, decisions::ConfigFile::Malformed { .. }) {
         parts.push("config.json malformed".into());
     }

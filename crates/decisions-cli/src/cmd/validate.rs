@@ -87,8 +87,8 @@ fn provider(flag: Option<&str>, config: &ConfigFile) -> anyhow::Result<Descripto
     };
     match decisions::descriptor_for(&name, config) {
         Ok(d) => Ok(d),
-        Err(DescriptorLookup::Unparsable(detail)) => Err(CliError::fail(detail).into()),
-        Err(DescriptorLookup::Missing(_)) => {
+        Err(e @ DescriptorLookup::Unparsable { .. }) => Err(CliError::fail(e.to_string()).into()),
+        Err(DescriptorLookup::Missing { .. }) => {
             let known: Vec<&str> = decisions::known_names().collect();
             let e = CliError::fail(format!("the active provider \"{name}\" has no descriptor"));
             Err(e.hint(format!("known providers: {}", known.join(", "))).into())

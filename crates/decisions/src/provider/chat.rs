@@ -1,12 +1,140 @@
 //! The chat-completions wire (openrouter, vercel): one enum-constrained request per question,
-//! probabilities read from the token logprobs at the answer's position.
+//! probabilities read from the token logprobs at the answer's position. The request and
+//! response shapes are private types: a field name is written once.
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::lenient;
 use crate::answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, confidence_from};
 use crate::contract::{Question, QuestionKind};
 use crate::secret::clip;
 use crate::transport::{DETAIL_MAX, error_message};
+
+/// `POST /chat/completions`, constrained to one JSON object `{"answer": <one of the enum>}`.
+#[derive(Serialize)]
+struct WireRequest<'a> {
+    model: &'a str,
+    messages: [WireMessage; 2],
+    temperature: u8,
+    logprobs: bool,
+    top_logprobs: u8,
+    response_format: ResponseFormat<'a>,
+    /// OpenRouter only: route to hosts that honour `logprobs` and `response_format`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider: Option<Routing>,
+}
+
+#[derive(Serialize)]
+struct WireMessage {
+    role: &'static str,
+    content: String,
+}
+
+#[derive(Serialize)]
+struct ResponseFormat<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    json_schema: NamedSchema<'a>,
+}
+
+#[derive(Serialize)]
+struct NamedSchema<'a> {
+    name: &'static str,
+    strict: bool,
+    schema: AnswerSchema<'a>,
+}
+
+#[derive(Serialize)]
+struct AnswerSchema<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    properties: AnswerProperty<'a>,
+    required: [&'static str; 1],
+    #[serde(rename = "additionalProperties")]
+    additional_properties: bool,
+}
+
+#[derive(Serialize)]
+struct AnswerProperty<'a> {
+    answer: Enum<'a>,
+}
+
+#[derive(Serialize)]
+struct Enum<'a> {
+    #[serde(rename = "enum")]
+    values: &'a [String],
+}
+
+#[derive(Serialize)]
+struct Routing {
+    require_parameters: bool,
+}
+
+/// A 200 body: an answer, or a gateway's error envelope.
+#[derive(Deserialize)]
+struct WireResponse {
+    #[serde(default)]
+    error: Option<Value>,
+    #[serde(default, deserialize_with = "lenient")]
+    model: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    choices: Option<Vec<WireChoice>>,
+}
+
+#[derive(Deserialize)]
+struct WireChoice {
+    #[serde(default, deserialize_with = "lenient")]
+    message: Option<WireContent>,
+    #[serde(default, deserialize_with = "lenient")]
+    logprobs: Option<WireLogprobs>,
+}
+
+#[derive(Deserialize)]
+struct WireContent {
+    #[serde(default, deserialize_with = "lenient")]
+    content: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WireLogprobs {
+    #[serde(default, deserialize_with = "lenient")]
+    content: Option<Vec<Value>>,
+}
+
+/// The message content the schema constrains: `{"answer": ...}`.
+#[derive(Deserialize)]
+struct WireContentAnswer {
+    #[serde(default)]
+    answer: Option<Value>,
+}
+
+/// A gateway's `{"error": {...}}`.
+#[derive(Deserialize)]
+struct WireError {
+    #[serde(rename = "type", default)]
+    kind: Option<Value>,
+    #[serde(default)]
+    code: Option<Value>,
+    #[serde(default, deserialize_with = "lenient")]
+    message: Option<String>,
+}
+
+/// One token of the answer, with the alternatives the model weighed there.
+#[derive(Deserialize)]
+struct WireToken<'a> {
+    token: &'a str,
+    logprob: f64,
+    #[serde(default, deserialize_with = "lenient")]
+    top_logprobs: Option<Vec<Value>>,
+}
+
+/// One alternative at a token's position.
+#[derive(Deserialize)]
+struct WireAlternative<'a> {
+    token: &'a str,
+    logprob: f64,
+}
 
 /// The request body for one question.
 pub(crate) fn request(provider: &str, model: &str, state: &Value, q: &Question) -> Value {
@@ -20,27 +148,31 @@ pub(crate) fn request(provider: &str, model: &str, state: &Value, q: &Question) 
         q.kind.criteria_json().as_ref().map_or_else(|| "none".to_string(), pretty),
         allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", "),
     );
-    let mut body = json!({
-        "model": model,
-        "messages": [
-            {"role": "system", "content": system},
-            {"role": "user", "content": pretty(state)}
+    let body = WireRequest {
+        model,
+        messages: [
+            WireMessage { role: "system", content: system },
+            WireMessage { role: "user", content: pretty(state) },
         ],
-        "temperature": 0,
-        "logprobs": true,
-        "top_logprobs": 20,
-        "response_format": {"type": "json_schema", "json_schema": {
-            "name": "answer",
-            "strict": true,
-            "schema": {"type": "object", "properties": {"answer": {"enum": allowed}},
-                       "required": ["answer"], "additionalProperties": false}
-        }}
-    });
-    if provider == "openrouter" {
-        // Route only to hosts that honour logprobs and response_format.
-        body["provider"] = json!({"require_parameters": true});
-    }
-    body
+        temperature: 0,
+        logprobs: true,
+        top_logprobs: 20,
+        response_format: ResponseFormat {
+            kind: "json_schema",
+            json_schema: NamedSchema {
+                name: "answer",
+                strict: true,
+                schema: AnswerSchema {
+                    kind: "object",
+                    properties: AnswerProperty { answer: Enum { values: &allowed } },
+                    required: ["answer"],
+                    additional_properties: false,
+                },
+            },
+        },
+        provider: (provider == "openrouter").then_some(Routing { require_parameters: true }),
+    };
+    serde_json::to_value(body).unwrap_or(Value::Null)
 }
 
 fn pretty(v: &Value) -> String {
@@ -53,31 +185,28 @@ fn pretty(v: &Value) -> String {
 /// Map one 200 body to a result for the question.
 pub(crate) fn answer(provider: &str, asked_model: &str, body: &Value, q: &Question) -> Result<Answer, Failure> {
     let fail = |reason, detail: String| Failure::new(reason, provider, detail);
-    if let Some(err) = body.get("error").filter(|e| !e.is_null()) {
-        let kind =
-            err.get("type").or_else(|| err.get("code")).map(|k| k.as_str().map_or_else(|| k.to_string(), String::from));
-        let message = err
-            .get("message")
-            .and_then(Value::as_str)
-            .map(String::from)
-            .or_else(|| error_message(body))
-            .unwrap_or_default();
+    let response = WireResponse::deserialize(body).ok();
+    if let Some(err) = response.as_ref().and_then(|r| r.error.as_ref()).filter(|e| !e.is_null()) {
+        let envelope = WireError::deserialize(err).ok();
+        let named = |v: &Value| v.as_str().map_or_else(|| v.to_string(), String::from);
+        let kind = envelope.as_ref().and_then(|e| e.kind.as_ref().or(e.code.as_ref())).map(named);
+        let message = envelope.and_then(|e| e.message).or_else(|| error_message(body)).unwrap_or_default();
         let kind = kind.unwrap_or_else(|| "error".into());
         return Err(fail(FailureReason::Transport, clip(&format!("upstream {kind}: {message}"), DETAIL_MAX)));
     }
-    let choice = body.get("choices").and_then(|c| c.get(0));
-    let Some(content) = choice.and_then(|c| c.pointer("/message/content")).and_then(Value::as_str) else {
+    let choice = response.as_ref().and_then(|r| r.choices.as_ref()).and_then(|c| c.first());
+    let Some(content) = choice.and_then(|c| c.message.as_ref()).and_then(|m| m.content.as_deref()) else {
         return Err(fail(
             FailureReason::Malformed,
             format!("question \"{}\": the response has no message content", q.id),
         ));
     };
-    let model = body.get("model").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or(asked_model);
+    let model = response.as_ref().and_then(|r| r.model.as_deref()).filter(|m| !m.is_empty()).unwrap_or(asked_model);
     let allowed = q.kind.outcomes();
     if let Some(dup) = crate::json::duplicate_keys(content).first() {
         return Err(fail(FailureReason::Malformed, format!("question \"{}\": the answer repeats a key: {dup}", q.id)));
     }
-    let value = serde_json::from_str::<Value>(content).ok().and_then(|v| v.get("answer").cloned());
+    let value = serde_json::from_str::<WireContentAnswer>(content).ok().and_then(|a| a.answer);
     let picked = match &value {
         Some(Value::String(s)) if allowed.contains(s) => s.clone(),
         Some(Value::Bool(b)) if matches!(q.kind, QuestionKind::Noul { .. }) => b.to_string(),
@@ -93,7 +222,7 @@ pub(crate) fn answer(provider: &str, asked_model: &str, body: &Value, q: &Questi
             ));
         }
     };
-    let logprobs = choice.and_then(|c| c.pointer("/logprobs/content")).and_then(Value::as_array);
+    let logprobs = choice.and_then(|c| c.logprobs.as_ref()).and_then(|l| l.content.as_deref());
     let measured = logprobs.and_then(|tokens| distribution(content, tokens, &allowed));
     let (probs, estimated) = match measured {
         Some(p) => (p, false),
@@ -123,15 +252,9 @@ pub(crate) const SAID_MAX: usize = 80;
 /// sampled path until they diverge; mass that cannot be attributed to one option makes the
 /// reading unusable (`None`), never a guess.
 pub(crate) fn distribution(content: &str, tokens: &[Value], allowed: &[String]) -> Option<Probabilities> {
-    let toks: Vec<(&str, f64, &[Value])> = tokens
-        .iter()
-        .map(|t| {
-            let text = t.get("token")?.as_str()?;
-            let lp = t.get("logprob")?.as_f64()?;
-            let top = t.get("top_logprobs").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-            Some((text, lp, top))
-        })
-        .collect::<Option<_>>()?;
+    let parsed: Vec<WireToken> = tokens.iter().map(|t| WireToken::deserialize(t).ok()).collect::<Option<_>>()?;
+    let toks: Vec<(&str, f64, &[Value])> =
+        parsed.iter().map(|t| (t.token, t.logprob, t.top_logprobs.as_deref().unwrap_or_default())).collect();
     if toks.iter().map(|t| t.0).collect::<String>() != content {
         return None;
     }
@@ -160,11 +283,7 @@ pub(crate) fn distribution(content: &str, tokens: &[Value], allowed: &[String]) 
         };
         let sampled = strip(text)?;
         for alt in top.iter() {
-            let (Some(t), Some(l)) =
-                (alt.get("token").and_then(Value::as_str), alt.get("logprob").and_then(Value::as_f64))
-            else {
-                continue;
-            };
+            let Ok(WireAlternative { token: t, logprob: l }) = WireAlternative::deserialize(alt) else { continue };
             let Some(t) = strip(t) else { continue };
             if t == sampled || t.is_empty() {
                 continue;
@@ -214,6 +333,7 @@ fn value_start(content: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn tok(t: &str, lp: f64, top: &[(&str, f64)]) -> Value {
         json!({"token": t, "logprob": lp,

@@ -1,11 +1,60 @@
 //! The System One wire (jev, generic): one request for every question, typed answers back.
+//! The request and response shapes are private types: a field name is written once.
 
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
+use super::{Ordered, lenient};
 use crate::answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, confidence_from};
 use crate::contract::{Question, QuestionKind};
 use crate::secret::clip;
 use crate::transport::{Body, DETAIL_MAX};
+
+/// `POST /v1/systemone`: exactly model, state and questions.
+#[derive(Serialize)]
+struct WireRequest<'a> {
+    model: &'a str,
+    state: &'a Value,
+    questions: Ordered<'a, WireQuestion<'a>>,
+}
+
+/// One question as the wire carries it; its id is the key it sits under.
+#[derive(Serialize)]
+struct WireQuestion<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    instructions: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    criteria: Option<Value>,
+}
+
+/// A 200 body. Gateways add fields (`id`, `usage`, `provider_metadata`): ignored.
+#[derive(Deserialize)]
+struct WireResponse {
+    /// The versioned model that answered, even when an alias was asked for.
+    #[serde(default, deserialize_with = "lenient")]
+    model: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    answers: Option<Map<String, Value>>,
+}
+
+/// One answer, its fields as the wire names them; each is checked for what it must be.
+#[derive(Deserialize)]
+struct WireAnswer {
+    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    choice: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    score: Option<f64>,
+    #[serde(default, deserialize_with = "lenient")]
+    noul: Option<f64>,
+    #[serde(default, deserialize_with = "lenient")]
+    probabilities: Option<Map<String, Value>>,
+    /// Kept as sent: absent or null means "derive one", anything else must be a unit number.
+    #[serde(default)]
+    confidence: Option<Value>,
+}
 
 /// How far a distribution may sum from 1: providers round to about two decimals.
 const SUM_TOLERANCE: f64 = 0.02;
@@ -15,19 +64,18 @@ const SUM_SLACK: f64 = 1e-9;
 
 /// The request body: exactly model, state and questions.
 pub(crate) fn request(model: &str, state: &Value, questions: &[&Question]) -> Value {
-    let qs: Map<String, Value> = questions
+    let qs: Vec<(&str, WireQuestion)> = questions
         .iter()
         .map(|q| {
-            let mut body = Map::new();
-            body.insert("type".into(), q.kind.type_name().into());
-            body.insert("instructions".into(), q.instructions.clone());
-            if let Some(c) = q.kind.criteria_json() {
-                body.insert("criteria".into(), c);
-            }
-            (q.id.clone(), Value::Object(body))
+            let wire = WireQuestion {
+                kind: q.kind.type_name(),
+                instructions: &q.instructions,
+                criteria: q.kind.criteria_json(),
+            };
+            (q.id.as_str(), wire)
         })
         .collect();
-    json!({"model": model, "state": state, "questions": qs})
+    serde_json::to_value(WireRequest { model, state, questions: Ordered(&qs) }).unwrap_or(Value::Null)
 }
 
 /// Map a 200 body to one result per question, in the order asked. A key the body repeats
@@ -67,11 +115,12 @@ pub(crate) fn answers(
     questions: &[&Question],
 ) -> Vec<Result<Answer, Failure>> {
     let malformed = |detail: String| Failure::new(FailureReason::Malformed, provider, detail);
-    let Some(answers) = body.get("answers").and_then(Value::as_object) else {
+    let response = WireResponse::deserialize(body).ok();
+    let Some(answers) = response.as_ref().and_then(|r| r.answers.as_ref()) else {
         let f = malformed(format!("provider \"{provider}\" answered without an answers object"));
         return questions.iter().map(|_| Err(f.clone())).collect();
     };
-    let model = body.get("model").and_then(Value::as_str).filter(|m| !m.is_empty()).unwrap_or(asked_model);
+    let model = response.as_ref().and_then(|r| r.model.as_deref()).filter(|m| !m.is_empty()).unwrap_or(asked_model);
     questions
         .iter()
         .map(|q| {
@@ -85,19 +134,20 @@ pub(crate) fn answers(
 
 fn answer(provider: &str, model: &str, q: &Question, a: &Value) -> Result<Answer, String> {
     let asked = q.kind.type_name();
-    match a.get("type").and_then(Value::as_str) {
+    let a = WireAnswer::deserialize(a).map_err(|_| "the answer is not an object".to_string())?;
+    match a.kind.as_deref() {
         Some(t) if t == asked => {}
         Some(t) => return Err(format!("answered type \"{t}\", asked \"{asked}\"")),
         None => return Err("answer has no type".into()),
     }
     let (value, probabilities, confidence) = match &q.kind {
         QuestionKind::Noul { .. } => {
-            let p = unit(a.get("noul"), "noul")?;
+            let p = unit(a.noul, "noul")?;
             (AnswerValue::Noul(p), None, None)
         }
         QuestionKind::Choice { options } => {
-            let probs = distribution(a.get("probabilities"), &q.kind.outcomes())?;
-            let choice = a.get("choice").and_then(Value::as_str).ok_or("choice is missing or not a string")?;
+            let probs = distribution(a.probabilities.as_ref(), &q.kind.outcomes())?;
+            let choice = a.choice.as_deref().ok_or("choice is missing or not a string")?;
             let Some(p) = probs.get(choice) else {
                 return Err(format!("choice \"{choice}\" is not one of the options ({})", names(options)));
             };
@@ -105,13 +155,13 @@ fn answer(provider: &str, model: &str, q: &Question, a: &Value) -> Result<Answer
             if p + 1e-9 < peak {
                 return Err(format!("choice \"{choice}\" ({p}) is not the most likely option ({peak})"));
             }
-            let conf = confidence(a, &probs)?;
+            let conf = confidence(a.confidence.as_ref(), &probs)?;
             (AnswerValue::Choice(choice.to_string()), Some(probs), conf)
         }
         QuestionKind::Score { levels } => {
-            let probs = distribution(a.get("probabilities"), &q.kind.outcomes())?;
+            let probs = distribution(a.probabilities.as_ref(), &q.kind.outcomes())?;
             let top = (levels.len() - 1) as f64;
-            let score = a.get("score").and_then(Value::as_f64).ok_or("score is missing or not a number")?;
+            let score = a.score.ok_or("score is missing or not a number")?;
             if !score.is_finite() || !(0.0..=top).contains(&score) {
                 return Err(format!("score {score} is outside 0..{top}"));
             }
@@ -121,7 +171,7 @@ fn answer(provider: &str, model: &str, q: &Question, a: &Value) -> Result<Answer
             if (score - expected).abs() > tolerance {
                 return Err(format!("score {score} is not the expectation of its probabilities ({expected:.4})"));
             }
-            let conf = confidence(a, &probs)?;
+            let conf = confidence(a.confidence.as_ref(), &probs)?;
             let legend: Map<String, Value> =
                 levels.iter().enumerate().map(|(i, l)| (i.to_string(), l.clone())).collect();
             (AnswerValue::Score { score, legend: Value::Object(legend) }, Some(probs), conf)
@@ -131,15 +181,15 @@ fn answer(provider: &str, model: &str, q: &Question, a: &Value) -> Result<Answer
 }
 
 /// The answer's own confidence when it has one (checked), else one derived from the distribution.
-fn confidence(a: &Value, probs: &Probabilities) -> Result<Option<f64>, String> {
-    match a.get("confidence") {
+fn confidence(sent: Option<&Value>, probs: &Probabilities) -> Result<Option<f64>, String> {
+    match sent {
         None | Some(Value::Null) => Ok(confidence_from(probs)),
-        v => unit(v, "confidence").map(Some),
+        Some(v) => unit(v.as_f64(), "confidence").map(Some),
     }
 }
 
-fn unit(v: Option<&Value>, what: &str) -> Result<f64, String> {
-    match v.and_then(Value::as_f64) {
+fn unit(v: Option<f64>, what: &str) -> Result<f64, String> {
+    match v {
         Some(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(x),
         Some(x) => Err(format!("{what} {x} is outside [0, 1]")),
         None => Err(format!("{what} is missing or not a number")),
@@ -147,8 +197,8 @@ fn unit(v: Option<&Value>, what: &str) -> Result<f64, String> {
 }
 
 /// A distribution keyed exactly by `keys`, each finite in [0, 1], summing to 1 within tolerance.
-pub(crate) fn distribution(v: Option<&Value>, keys: &[String]) -> Result<Probabilities, String> {
-    let obj = v.and_then(Value::as_object).ok_or("probabilities are missing or not an object")?;
+fn distribution(sent: Option<&Map<String, Value>>, keys: &[String]) -> Result<Probabilities, String> {
+    let obj = sent.ok_or("probabilities are missing or not an object")?;
     let expected = || keys.join(", ");
     if obj.len() != keys.len() || keys.iter().any(|k| !obj.contains_key(k)) {
         let got: Vec<&str> = obj.keys().map(String::as_str).collect();
@@ -156,7 +206,7 @@ pub(crate) fn distribution(v: Option<&Value>, keys: &[String]) -> Result<Probabi
     }
     let mut out = Vec::with_capacity(keys.len());
     for k in keys {
-        let p = unit(obj.get(k), &format!("probability of \"{k}\""))?;
+        let p = unit(obj.get(k).and_then(Value::as_f64), &format!("probability of \"{k}\""))?;
         out.push((k.clone(), p));
     }
     let sum: f64 = out.iter().map(|(_, p)| p).sum();
@@ -175,6 +225,7 @@ mod tests {
     use super::*;
     use crate::contract::Thresholds;
     use proptest::prelude::*;
+    use serde_json::json;
 
     fn question(id: &str, kind: QuestionKind) -> Question {
         let thresholds = Thresholds { floor: 0.5, escalate: 0.65, act: 0.85, act_raise: None, act_lower: None };
@@ -301,9 +352,9 @@ mod tests {
         // 0.135, 0.305, 0.495 and 0.065 rounded half up: 0.14 + 0.31 + 0.50 + 0.07 = 1.02.
         let keys: Vec<String> = (0..4).map(|i| i.to_string()).collect();
         let sent = json!({"0": 0.14, "1": 0.31, "2": 0.50, "3": 0.07});
-        assert!(distribution(Some(&sent), &keys).is_ok());
+        assert!(distribution(sent.as_object(), &keys).is_ok());
         let over = json!({"0": 0.14, "1": 0.31, "2": 0.50, "3": 0.0701});
-        assert!(distribution(Some(&over), &keys).is_err());
+        assert!(distribution(over.as_object(), &keys).is_err());
     }
 
     proptest! {
