@@ -60,12 +60,12 @@ fn record_prints_the_id_and_outcome_joins_it() {
     let keys: Vec<&String> = rows[0].as_object().map(|o| o.keys().collect()).unwrap_or_default();
     assert_eq!(
         keys,
-        ["kind", "id", "ts", "consumer", "question", "provider", "model", "confidence", "certainty", "band", "acted"]
+        ["kind", "id", "ts", "consumer", "question", "provider", "model", "confidence", "certainty", "band", "acted", "v"]
     );
     assert_eq!((rows[0]["confidence"].clone(), rows[1]["confidence"].clone()), (json!(0.7), Value::Null));
     assert_eq!(
         rows[2],
-        json!({"kind": "outcome", "id": id, "ts": rows[2]["ts"], "correct": false, "note": "was high"})
+        json!({"kind": "outcome", "id": id, "ts": rows[2]["ts"], "correct": false, "note": "was high", "v": "1.0"})
     );
     assert_eq!(rows[3]["correct"], Value::Null);
 }

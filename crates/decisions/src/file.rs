@@ -143,20 +143,28 @@ pub fn write_within<T: Send + 'static>(
 }
 
 /// Append `bytes` (whole lines) to a regular file under its advisory lock. The lock is waited
-/// for until `deadline`; the write begins only through `gate`. A file left with a torn last
+/// for until `deadline`; then `check` sees the file's last complete line (empty when it has
+/// none) and may refuse; the write begins only through `gate`. A file left with a torn last
 /// line gets a newline first, so the new lines stay whole; a write that comes up short is cut
 /// back, leaving the file exactly as it was. The parent directory is created when missing.
-pub fn append(path: &Path, bytes: &[u8], deadline: Instant, gate: &Gate) -> io::Result<()> {
+pub fn append(
+    path: &Path,
+    bytes: &[u8],
+    deadline: Instant,
+    gate: &Gate,
+    check: &dyn Fn(&[u8]) -> io::Result<()>,
+) -> io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
     let mut file = open_regular(path, OpenOptions::new().read(true).append(true).create(true))?;
     lock_by(&file, deadline, gate)?;
     let result = (|| {
+        let len = file.metadata()?.len();
+        check(&last_line(&mut file, len)?)?;
         if !gate.begin() {
             return Err(timed_out("abandoned before it began"));
         }
-        let len = file.metadata()?.len();
         let mut torn = false;
         if len > 0 {
             let mut last = [0u8; 1];
@@ -177,6 +185,35 @@ pub fn append(path: &Path, bytes: &[u8], deadline: Instant, gate: &Gate) -> io::
     })();
     let _ = file.unlock();
     result
+}
+
+/// The last complete line of the first `len` bytes of a file (without its newline), or nothing.
+/// A torn tail (no newline yet) is not a line.
+fn last_line(file: &mut File, len: u64) -> io::Result<Vec<u8>> {
+    let mut window: u64 = 4096;
+    loop {
+        let start = len.saturating_sub(window);
+        let mut buf = vec![0u8; (len - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut buf)?;
+        let Some(end) = memchr::memrchr(b'\n', &buf) else {
+            if start == 0 {
+                return Ok(Vec::new());
+            }
+            window *= 4;
+            continue;
+        };
+        match memchr::memrchr(b'\n', &buf[..end]) {
+            Some(prev) => return Ok(buf[prev + 1..end].to_vec()),
+            None if start == 0 => return Ok(buf[..end].to_vec()),
+            None => window *= 4,
+        }
+    }
+}
+
+/// No check on what the file already holds.
+pub fn any_last_line(_: &[u8]) -> io::Result<()> {
+    Ok(())
 }
 
 /// Take the file's exclusive lock, polling until `deadline` or until the gate is abandoned.
@@ -209,15 +246,15 @@ mod tests {
     fn an_append_waits_for_the_lock_only_until_its_deadline() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("l.jsonl");
-        append(&path, b"{}\n", soon(), &Gate::default()).unwrap_or_else(|e| panic!("{e}"));
+        append(&path, b"{}\n", soon(), &Gate::default(), &any_last_line).unwrap_or_else(|e| panic!("{e}"));
         let holder = File::open(&path).unwrap_or_else(|e| panic!("{e}"));
         holder.lock().unwrap_or_else(|e| panic!("{e}"));
         let started = Instant::now();
-        let err = append(&path, b"{}\n", started + Duration::from_millis(100), &Gate::default()).err();
+        let err = append(&path, b"{}\n", started + Duration::from_millis(100), &Gate::default(), &any_last_line).err();
         assert_eq!(err.map(|e| e.kind()), Some(io::ErrorKind::TimedOut));
         assert!(started.elapsed() < Duration::from_millis(400), "{:?}", started.elapsed());
         holder.unlock().unwrap_or_else(|e| panic!("{e}"));
-        append(&path, b"{\"n\":2}\n", soon(), &Gate::default()).unwrap_or_else(|e| panic!("{e}"));
+        append(&path, b"{\"n\":2}\n", soon(), &Gate::default(), &any_last_line).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), "{}\n{\"n\":2}\n");
     }
 
@@ -227,7 +264,7 @@ mod tests {
         let path = dir.path().join("l.jsonl");
         let gate = Gate::default();
         assert!(gate.abandon());
-        assert!(append(&path, b"{}\n", soon(), &gate).is_err());
+        assert!(append(&path, b"{}\n", soon(), &gate, &any_last_line).is_err());
         assert_eq!(std::fs::read(&path).unwrap_or_default(), b"");
         let begun = Gate::default();
         assert!(begun.begin());
@@ -244,12 +281,36 @@ mod tests {
         let target = path.clone();
         // The work waits for the lock longer than the caller waits for the work.
         let r = write_within(Instant::now() + Duration::from_millis(50), Duration::from_millis(50), move |gate| {
-            append(&target, b"{}\n", Instant::now() + Duration::from_secs(2), gate)
+            append(&target, b"{}\n", Instant::now() + Duration::from_secs(2), gate, &any_last_line)
         });
         assert!(r.is_err());
         holder.unlock().unwrap_or_else(|e| panic!("{e}"));
         std::thread::sleep(Duration::from_millis(100));
         assert_eq!(std::fs::read(&path).unwrap_or_default(), b"", "an abandoned row never lands");
+    }
+
+    #[test]
+    fn the_check_sees_the_last_complete_line_whatever_its_length() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("l.jsonl");
+        let long = format!("{{\"pad\":\"{}\"}}", "x".repeat(50_000));
+        for (content, last) in [
+            ("".to_string(), "".to_string()),
+            ("{\"a\":1}\n".to_string(), "{\"a\":1}".to_string()),
+            (format!("{{\"a\":1}}\n{long}\n"), long.clone()),
+            (format!("{long}\n{{\"torn"), long.clone()),
+            ("{\"only-torn".to_string(), "".to_string()),
+        ] {
+            std::fs::write(&path, &content).unwrap_or_default();
+            let seen = std::sync::Mutex::new(Vec::new());
+            let check = |line: &[u8]| {
+                *seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = line.to_vec();
+                Err(io::Error::other("refused"))
+            };
+            assert!(append(&path, b"{}\n", soon(), &Gate::default(), &check).is_err());
+            assert_eq!(String::from_utf8_lossy(&seen.lock().map(|s| s.clone()).unwrap_or_default()), last);
+            assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), content, "a refused append writes nothing");
+        }
     }
 
     #[cfg(unix)]
@@ -261,7 +322,10 @@ mod tests {
         assert_eq!(made.ok(), Some(true));
         let kind = |r: io::Result<()>| r.err().map(|e| e.kind());
         assert_eq!(kind(read_regular(&fifo).map(drop)), Some(io::ErrorKind::InvalidInput));
-        assert_eq!(kind(append(&fifo, b"{}\n", soon(), &Gate::default())), Some(io::ErrorKind::InvalidInput));
+        assert_eq!(
+            kind(append(&fifo, b"{}\n", soon(), &Gate::default(), &any_last_line)),
+            Some(io::ErrorKind::InvalidInput)
+        );
         // A path named by a person is read as given, until its deadline.
         let started = Instant::now();
         assert!(read_input(&fifo, started + Duration::from_millis(100)).is_err());

@@ -10,26 +10,105 @@ use serde::de::DeserializeOwned;
 
 use crate::file::{self, Gate};
 
-/// Append one record as one line, waiting up to [`file::LOCK_WAIT`] for the lock. The parent
-/// directory is created when missing; anything but a regular file at `path` is refused.
-pub fn append_line(path: &Path, record: &impl serde::Serialize) -> std::io::Result<()> {
-    append_lines(path, std::slice::from_ref(record), Instant::now() + file::LOCK_WAIT, &Gate::default())
+/// An on-disk format version, `major.minor`, written as `"v": "1.0"` at the end of every row.
+///
+/// As cargo-nextest does for its records: a reader takes the rows of its own major version,
+/// any minor, and ignores fields it does not know; a row of another major is skipped and
+/// counted. A writer refuses to append after a row newer than itself, because that row's
+/// writer may rely on something an older writer would break. A row with no `"v"` is 1.0 (the
+/// rows written before rows carried one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Format {
+    /// Changes a reader cannot skip over.
+    pub major: u32,
+    /// Additions a reader of the same major can ignore.
+    pub minor: u32,
+}
+
+impl Format {
+    /// The version a row states: absent is 1.0, one that does not parse is `None`.
+    pub fn of(v: Option<&str>) -> Option<Format> {
+        let Some(v) = v else { return Some(Format { major: 1, minor: 0 }) };
+        let (major, minor) = v.split_once('.')?;
+        Some(Format { major: major.parse().ok()?, minor: minor.parse().ok()? })
+    }
+
+    /// Whether a reader of this version takes a row that states `v`.
+    pub fn reads(self, v: Option<&str>) -> bool {
+        Format::of(v).is_some_and(|f| f.major == self.major)
+    }
+
+    /// Refuse to append after `last_line` (the file's last complete row) when it is newer.
+    fn may_follow(self, last_line: &[u8], path: &Path) -> std::io::Result<()> {
+        #[derive(serde::Deserialize)]
+        struct Stated<'a> {
+            #[serde(borrow, default)]
+            v: Option<&'a str>,
+        }
+        let stated = serde_json::from_slice::<Stated>(last_line).ok().and_then(|s| s.v);
+        match Format::of(stated) {
+            Some(newer) if newer > self => Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                format!(
+                    "{} was last written by a newer build (format {newer}); this build writes format {self} and will not append after it: upgrade decisions",
+                    path.display()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl serde::Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A record as written: its own fields, then `"v"`.
+#[derive(serde::Serialize)]
+struct Versioned<'a, T> {
+    #[serde(flatten)]
+    record: &'a T,
+    v: Format,
+}
+
+/// Append one record of `format` as one line, waiting up to [`file::LOCK_WAIT`] for the lock.
+pub fn append_line(path: &Path, record: &impl serde::Serialize, format: Format) -> std::io::Result<()> {
+    append_lines(path, std::slice::from_ref(record), Some(format), Instant::now() + file::LOCK_WAIT, &Gate::default())
 }
 
 /// Append records as whole lines in one write under one lock, by `deadline`, through `gate`:
-/// all of them land or none does.
+/// all of them land or none does. With a `format`, each row states it, and a file whose last
+/// row is newer is refused, naming both versions; without one (the event log), rows are
+/// written as they are. The parent directory is created when missing; anything but a regular
+/// file at `path` is refused.
 pub fn append_lines<T: serde::Serialize>(
     path: &Path,
     records: &[T],
+    format: Option<Format>,
     deadline: Instant,
     gate: &Gate,
 ) -> std::io::Result<()> {
     let mut bytes = Vec::new();
-    for r in records {
-        serde_json::to_writer(&mut bytes, r).map_err(std::io::Error::other)?;
+    for record in records {
+        match format {
+            Some(v) => serde_json::to_writer(&mut bytes, &Versioned { record, v }),
+            None => serde_json::to_writer(&mut bytes, record),
+        }
+        .map_err(std::io::Error::other)?;
         bytes.push(b'\n');
     }
-    file::append(path, &bytes, deadline, gate)
+    match format {
+        Some(f) => file::append(path, &bytes, deadline, gate, &|last| f.may_follow(last, path)),
+        None => file::append(path, &bytes, deadline, gate, &file::any_last_line),
+    }
 }
 
 /// Records read from a JSONL file, and how many lines were skipped.
@@ -41,8 +120,16 @@ pub struct Records<T> {
     pub skipped: usize,
 }
 
-/// Read every record of a JSONL file. A missing file has no records.
-pub fn read<T: DeserializeOwned>(path: &Path) -> std::io::Result<Records<T>> {
+/// Read every record of a JSONL file that a reader of `format` takes; a missing file has none.
+/// Lines that do not parse, and rows of another major version, are skipped and counted.
+pub fn read<T: DeserializeOwned>(path: &Path, format: Format) -> std::io::Result<Records<T>> {
+    #[derive(serde::Deserialize)]
+    struct Row<T> {
+        #[serde(flatten)]
+        record: T,
+        #[serde(default)]
+        v: Option<String>,
+    }
     let bytes = match read_bytes(path)? {
         Some(b) => b,
         None => return Ok(Records { records: Vec::new(), skipped: 0 }),
@@ -50,9 +137,9 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> std::io::Result<Records<T>> {
     let mut records = Vec::new();
     let mut skipped = 0;
     for line in lines(&bytes) {
-        match serde_json::from_slice(line) {
-            Ok(r) => records.push(r),
-            Err(_) => skipped += 1,
+        match serde_json::from_slice::<Row<T>>(line) {
+            Ok(r) if format.reads(r.v.as_deref()) => records.push(r.record),
+            _ => skipped += 1,
         }
     }
     Ok(Records { records, skipped })
@@ -134,17 +221,42 @@ mod tests {
     use serde_json::{Value, json};
     use std::io::Write;
 
+    const V1: Format = Format { major: 1, minor: 0 };
+
+    #[test]
+    fn versions_are_read_and_refused_by_the_rule() {
+        let v = |s: Option<&str>| Format::of(s);
+        assert_eq!(v(None), Some(V1));
+        assert_eq!(v(Some("1.7")), Some(Format { major: 1, minor: 7 }));
+        assert_eq!(v(Some("x")), None);
+        assert!(V1.reads(None) && V1.reads(Some("1.9")) && !V1.reads(Some("2.0")) && !V1.reads(Some("one")));
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("l.jsonl");
+        append_line(&path, &json!({"n": 1}), V1).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), "{\"n\":1,\"v\":\"1.0\"}\n");
+        // A newer minor with a field this build does not know is read; a newer major is skipped.
+        std::fs::write(&path, "{\"n\":1}\n{\"n\":2,\"mood\":\"x\",\"v\":\"1.4\"}\n{\"n\":3,\"v\":\"2.0\"}\n")
+            .unwrap_or_default();
+        let r: Records<serde_json::Map<String, Value>> = read(&path, V1).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((r.records.len(), r.skipped), (2, 1));
+        // The last row is newer than this writer: refused, naming both versions, nothing written.
+        let before = std::fs::read(&path).unwrap_or_default();
+        let e = append_line(&path, &json!({"n": 4}), V1).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("newer build (format 2.0); this build writes format 1.0"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap_or_default(), before);
+    }
+
     #[test]
     fn a_torn_last_line_is_skipped_and_counted_and_the_next_append_stays_whole() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("sub/ledger.jsonl");
-        append_line(&path, &json!({"n": 1})).unwrap_or_else(|e| panic!("{e}"));
+        append_line(&path, &json!({"n": 1}), V1).unwrap_or_else(|e| panic!("{e}"));
         let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap_or_else(|e| panic!("{e}"));
         f.write_all(b"{\"n\": 2, \"tor").unwrap_or_else(|e| panic!("{e}"));
-        let r: Records<Value> = read(&path).unwrap_or_else(|e| panic!("{e}"));
+        let r: Records<Value> = read(&path, V1).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((r.records.len(), r.skipped), (1, 1));
-        append_line(&path, &json!({"n": 3})).unwrap_or_else(|e| panic!("{e}"));
-        let r: Records<Value> = read(&path).unwrap_or_else(|e| panic!("{e}"));
+        append_line(&path, &json!({"n": 3}), V1).unwrap_or_else(|e| panic!("{e}"));
+        let r: Records<Value> = read(&path, V1).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.records, [json!({"n": 1}), json!({"n": 3})]);
         assert_eq!(r.skipped, 1);
     }
@@ -153,7 +265,7 @@ mod tests {
     fn a_missing_file_has_no_records_and_reading_never_creates_it() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("absent.jsonl");
-        let r: Records<Value> = read(&path).unwrap_or_else(|e| panic!("{e}"));
+        let r: Records<Value> = read(&path, V1).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((r.records.len(), r.skipped), (0, 0));
         assert!(!path.exists());
     }

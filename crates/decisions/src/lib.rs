@@ -65,7 +65,7 @@ pub use descriptor::{
     provider_templates, validate_descriptor, wire_of,
 };
 pub use event::{Event, LogLine};
-pub use jsonl::{Records, append_line, append_lines};
+pub use jsonl::{Format, Records, append_line, append_lines};
 pub use project::{catalog_path, config_path, find_leo_dir, git_root, read_project_file};
 pub use schema::{
     CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, NOUL_CRITERIA_KEYS, QUESTION_TYPES, SCORE_LEVELS,

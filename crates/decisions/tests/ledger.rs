@@ -85,7 +85,7 @@ fn the_ledger_exists_only_once_a_row_is_recorded() {
     append_row(&path, &row).expect("append");
     let text = std::fs::read_to_string(&path).expect("text");
     assert!(text.starts_with(r#"{"kind":"outcome","id":"x","ts":""#), "{text}");
-    assert!(text.ends_with("\"correct\":null,\"note\":\"unknowable\"}\n"), "{text}");
+    assert!(text.ends_with("\"correct\":null,\"note\":\"unknowable\",\"v\":\"1.0\"}\n"), "{text}");
     assert_eq!(read_ledger(&path).expect("read").records, [row]);
 }
 
@@ -102,4 +102,55 @@ fn unparsable_lines_are_skipped_counted_and_left_alone() {
     let read = read_ledger(&path).expect("read");
     assert_eq!((read.records.len(), read.skipped), (2, 2));
     assert_eq!(std::fs::read_to_string(&path).expect("text"), before, "readers never rewrite");
+}
+
+/// A fixture written by the build before rows carried a version.
+fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+#[test]
+fn a_ledger_written_before_rows_carried_a_version_reads_whole_and_takes_new_rows() {
+    let read = read_ledger(&fixture("ledger-unversioned.jsonl")).expect("read");
+    assert_eq!((read.records.len(), read.skipped), (8, 0));
+    let (proposals, skipped) = decisions::ledger::propose_file(&fixture("ledger-unversioned.jsonl")).expect("propose");
+    assert_eq!(skipped, 0);
+    assert_eq!(proposals.iter().map(|p| p.samples).sum::<usize>(), 3, "three known outcomes, one unknowable");
+    // This build appends after an unversioned row (it is 1.0).
+    let dir = tempfile::tempdir().expect("tmp");
+    let copy = dir.path().join("ledger.jsonl");
+    std::fs::copy(fixture("ledger-unversioned.jsonl"), &copy).expect("copy");
+    append_row(&copy, &Row::Outcome(OutcomeRow::new("x", Some(true), None))).expect("append");
+    assert_eq!(read_ledger(&copy).expect("read").records.len(), 9);
+}
+
+#[test]
+fn a_newer_minor_row_is_read_with_its_unknown_fields_ignored_and_a_newer_major_is_skipped() {
+    // Once a row with one field more was skipped as unparsable.
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("ledger.jsonl");
+    let rows = [
+        r#"{"kind":"decision","id":"a","ts":"t","consumer":"c","question":"q","provider":"p","model":"m","confidence":null,"certainty":0.9,"band":"act","acted":true,"route":"fast","v":"1.3"}"#,
+        r#"{"kind":"outcome","id":"a","ts":"t","correct":true,"reviewer":"ana","v":"1.3"}"#,
+        r#"{"kind":"outcome","id":"a","ts":"t","correct":false,"v":"2.0"}"#,
+    ];
+    std::fs::write(&path, rows.join("\n") + "\n").expect("write");
+    let read = read_ledger(&path).expect("read");
+    assert_eq!((read.records.len(), read.skipped), (2, 1));
+    let (proposals, skipped) = decisions::ledger::propose_file(&path).expect("propose");
+    assert_eq!((proposals[0].samples, proposals[0].correct, skipped), (1, 1, 1), "the 2.0 outcome is not counted");
+    assert!(decisions::ledger::has_decision(&path, "a").expect("read"));
+}
+
+#[test]
+fn this_build_refuses_to_append_after_a_newer_row_saying_so() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("ledger.jsonl");
+    let newer = r#"{"kind":"outcome","id":"a","ts":"t","correct":true,"v":"1.3"}"#;
+    std::fs::write(&path, format!("{newer}\n")).expect("write");
+    let e = append_row(&path, &Row::Outcome(OutcomeRow::new("b", None, None))).err().map(|e| e.to_string());
+    let e = e.unwrap_or_default();
+    assert!(e.contains("last written by a newer build (format 1.3); this build writes format 1.0"), "{e}");
+    assert!(e.contains("upgrade decisions"), "{e}");
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), format!("{newer}\n"));
 }

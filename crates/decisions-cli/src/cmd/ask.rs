@@ -107,7 +107,7 @@ fn record(decision: &decisions::Decision<()>, consumer: &str, leo_dir: Option<&s
         .filter_map(|(question, result)| {
             let answer = result.as_ref().ok()?;
             let band = decision.band(question).unwrap_or(decisions::Band::Floor);
-            let row = DecisionRow::new(consumer, question, answer, band, decision.usable);
+            let row = DecisionRow::for_answer(consumer, question, answer, band, decision.usable);
             Some((question.clone(), Row::Decision(row)))
         })
         .collect();
@@ -118,7 +118,7 @@ fn record(decision: &decisions::Decision<()>, consumer: &str, leo_dir: Option<&s
     let target = path.clone();
     let lines: Vec<Row> = rows.iter().map(|(_, r)| r.clone()).collect();
     let written = decisions::file::write_within(deadline, Duration::from_millis(SETTLE_MS), move |gate| {
-        decisions::append_lines(&target, &lines, deadline, gate)
+        decisions::ledger::append_rows(&target, &lines, deadline, gate).map_err(|e| e.source)
     });
     match written {
         Ok(()) => {

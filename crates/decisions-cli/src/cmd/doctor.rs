@@ -65,8 +65,7 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
     let catalogs = leo.as_deref().map(|l| catalogs(l, against.as_ref())).unwrap_or_default();
     let ledger = leo.as_deref().and_then(|l| {
         let path = decisions::ledger::ledger_path(l);
-        path.is_file()
-            .then(|| decisions::ledger::read_ledger(&path).map(|r| (r.records.len(), r.skipped)).unwrap_or((0, 0)))
+        path.is_file().then(|| decisions::ledger::count_rows(&path).unwrap_or((0, 0)))
     });
     let judgments = std::env::current_dir().ok().and_then(|cwd| {
         let path = decisions::judgment::judgment_path(&env, &cwd);

@@ -224,7 +224,7 @@ fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
     let path = leo.join("events.jsonl");
     let target = path.clone();
     let written = decisions::file::write_within(deadline, Duration::from_millis(SETTLE_MS), move |gate| {
-        decisions::append_lines(&target, &lines, deadline, gate)
+        decisions::append_lines(&target, &lines, None, deadline, gate)
     });
     if let Err(e) = written {
         eprintln!("decisions: {} not logged to {}: {e}", super::count(events.len(), "event"), path.display());

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use decisions::Band;
 use decisions::ledger::{
-    DecisionRow, OutcomeError, ProposalStatus, Row, append_row, display_bar, has_decision, ledger_path, new_id, now_ts,
-    propose_file, record_outcome, reliability_svg, report_file,
+    DecisionRow, OutcomeError, ProposalStatus, Row, append_row, display_bar, has_decision, ledger_path, propose_file,
+    record_outcome, reliability_svg, report_file,
 };
 
 use super::{CliError, exit};
@@ -127,19 +127,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                         .into());
                 }
             }
-            let id = id.unwrap_or_else(new_id);
-            let row = DecisionRow {
-                id: id.clone(),
-                ts: now_ts(),
-                consumer,
-                question,
-                provider,
-                model,
-                confidence,
-                certainty: Some(certainty),
-                band,
-                acted,
-            };
+            let mut row =
+                DecisionRow::new(&consumer, &question, &provider, &model, confidence, Some(certainty), band, acted);
+            if let Some(id) = id {
+                row.id = id;
+            }
+            let id = row.id.clone();
             append_row(&path, &Row::Decision(row))?;
             println!("{id}");
         }

@@ -14,7 +14,10 @@ use memchr::memmem::Finder;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Env;
-use crate::jsonl;
+use crate::jsonl::{self, Format};
+
+/// The format this build writes and reads (`"v"` at the end of each record; none is 1.0).
+pub const FORMAT: Format = Format { major: 1, minor: 0 };
 
 mod card;
 pub use card::{CONFIDENCES, CardProblem, card_problems, chosen_option};
@@ -26,9 +29,8 @@ pub const SUMMARY_MAX: usize = 120;
 /// Where a cut summary is cut, before its "...".
 pub const SUMMARY_CUT: usize = 117;
 
-/// One human judgment.
+/// One human judgment. Fields a newer build adds are ignored on read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Judgment {
     /// Unique id (a UUID when the caller gives none).
     pub id: String,
@@ -128,7 +130,7 @@ pub fn judgment_path(env: &Env, cwd: &Path) -> PathBuf {
 /// Append one judgment, after checking it.
 pub fn append_judgment(path: &Path, judgment: &Judgment) -> Result<(), AppendError> {
     judgment.validate().map_err(AppendError::Invalid)?;
-    jsonl::append_line(path, judgment).map_err(|e| AppendError::Io(path.to_path_buf(), e))
+    jsonl::append_line(path, judgment, FORMAT).map_err(|e| AppendError::Io(path.to_path_buf(), e))
 }
 
 /// Why a judgment was not appended.
@@ -204,17 +206,21 @@ pub fn search(path: &Path, project: &str, query: &str) -> std::io::Result<(Vec<J
             let owned;
             let view = match serde_json::from_slice::<View>(line) {
                 Ok(v) => v,
-                Err(_) => match serde_json::from_slice::<Judgment>(line) {
-                    Ok(j) => {
+                Err(_) => match stored(line) {
+                    Some(j) => {
                         owned = j;
                         View::of(&owned)
                     }
-                    Err(_) => {
+                    None => {
                         skipped += 1;
                         continue;
                     }
                 },
             };
+            if !FORMAT.reads(view.v) {
+                skipped += 1;
+                continue;
+            }
             if view.project != project {
                 continue;
             }
@@ -256,9 +262,9 @@ fn rank(best: &mut Vec<(u32, Judgment)>) {
 pub fn count(path: &Path) -> std::io::Result<(usize, usize)> {
     let Some(bytes) = jsonl::read_bytes(path)? else { return Ok((0, 0)) };
     let parts = jsonl::par_lines(&bytes, |chunk| {
-        jsonl::lines(chunk).fold((0, 0), |(ok, bad), line| match serde_json::from_slice::<Judgment>(line) {
-            Ok(_) => (ok + 1, bad),
-            Err(_) => (ok, bad + 1),
+        jsonl::lines(chunk).fold((0, 0), |(ok, bad), line| match stored(line) {
+            Some(_) => (ok + 1, bad),
+            None => (ok, bad + 1),
         })
     });
     Ok(parts.into_iter().fold((0, 0), |(a, b), (c, d)| (a + c, b + d)))
@@ -270,9 +276,22 @@ pub fn recall(path: &Path, project: &str, question: &str) -> std::io::Result<(Ve
     Ok((found.iter().map(Judgment::recall).collect(), skipped))
 }
 
+/// A record as a reader of [`FORMAT`] takes it, owned: `None` for a line that does not parse or
+/// a record of another major version.
+fn stored(line: &[u8]) -> Option<Judgment> {
+    #[derive(Deserialize)]
+    struct Stored {
+        #[serde(flatten)]
+        judgment: Judgment,
+        #[serde(default)]
+        v: Option<String>,
+    }
+    let s = serde_json::from_slice::<Stored>(line).ok()?;
+    FORMAT.reads(s.v.as_deref()).then_some(s.judgment)
+}
+
 /// A record as it sits in the file, its strings borrowed where they carry no escapes.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct View<'a> {
     #[serde(borrow)]
     id: Cow<'a, str>,
@@ -290,6 +309,8 @@ struct View<'a> {
     card_ref: Cow<'a, str>,
     #[serde(borrow)]
     tags: Vec<&'a str>,
+    #[serde(borrow, default)]
+    v: Option<&'a str>,
 }
 
 impl<'a> View<'a> {
@@ -303,6 +324,7 @@ impl<'a> View<'a> {
             rationale: Cow::Borrowed(&j.rationale),
             card_ref: Cow::Borrowed(&j.card_ref),
             tags: j.tags.iter().map(String::as_str).collect(),
+            v: None,
         }
     }
 

@@ -2,9 +2,11 @@
 //! evidence supports.
 //!
 //! `<leo-dir>/decisions/ledger.jsonl`, append-only, two kinds of row joined by `id`:
-//! `{"kind":"decision","id","ts","consumer","question","provider","model","confidence","certainty","band","acted"}`
-//! and `{"kind":"outcome","id","ts","correct":true|false|null,"note"?}`. An outcome never rewrites
-//! its decision; when several outcomes name one decision, the latest counts.
+//! `{"kind":"decision","id","ts","consumer","question","provider","model","confidence","certainty","band","acted","v"}`
+//! and `{"kind":"outcome","id","ts","correct":true|false|null,"note"?,"v"}`. An outcome never
+//! rewrites its decision; when several outcomes name one decision, the latest counts. `"v"` is
+//! the row's format ([`FORMAT`]; a row without one is 1.0): rows of a newer minor are read, their
+//! unknown fields ignored; a newer major is skipped; no row is appended after a newer one.
 
 mod propose;
 mod report;
@@ -20,8 +22,12 @@ use std::path::{Path, PathBuf};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
+use crate::answer::{Answer, certainty_of};
 use crate::band::Band;
-use crate::jsonl;
+use crate::jsonl::{self, Format};
+
+/// The format this build writes and reads.
+pub const FORMAT: Format = Format { major: 1, minor: 0 };
 
 pub use propose::{MIN_SAMPLE, Proposal, ProposalStatus, display_bar, propose_file, propose_thresholds};
 pub use report::{Bin, CalibrationReport, calibration_report, reliability_svg, report_file};
@@ -62,20 +68,44 @@ pub struct DecisionRow {
 }
 
 impl DecisionRow {
-    /// The row for a consumer's answer to one question, with a fresh id, stamped now.
-    pub fn new(consumer: &str, question: &str, answer: &crate::answer::Answer, band: Band, acted: bool) -> DecisionRow {
+    /// A decision row with a fresh id, stamped now: the one place a row is made.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        consumer: &str,
+        question: &str,
+        provider: &str,
+        model: &str,
+        confidence: Option<f64>,
+        certainty: Option<f64>,
+        band: Band,
+        acted: bool,
+    ) -> DecisionRow {
         DecisionRow {
             id: new_id(),
             ts: now_ts(),
             consumer: consumer.to_string(),
             question: question.to_string(),
-            provider: answer.provider.clone(),
-            model: answer.model.clone(),
-            confidence: answer.confidence,
-            certainty: crate::answer::certainty_of(answer),
+            provider: provider.to_string(),
+            model: model.to_string(),
+            confidence,
+            certainty,
             band,
             acted,
         }
+    }
+
+    /// The row for a consumer's answer to one question: who answered, its confidence, and the
+    /// certainty its band was drawn from.
+    pub fn for_answer(consumer: &str, question: &str, answer: &Answer, band: Band, acted: bool) -> DecisionRow {
+        let certainty = certainty_of(answer);
+        DecisionRow::new(consumer, question, &answer.provider, &answer.model, answer.confidence, certainty, band, acted)
+    }
+}
+
+impl OutcomeRow {
+    /// The outcome of decision `id`, stamped now.
+    pub fn new(id: &str, correct: Option<bool>, note: Option<String>) -> OutcomeRow {
+        OutcomeRow { id: id.to_string(), ts: now_ts(), correct, note }
     }
 }
 
@@ -125,12 +155,24 @@ pub fn ledger_path(leo_dir: &Path) -> PathBuf {
 /// Append one row: one complete line, under an advisory lock. The file is created here and
 /// nowhere else.
 pub fn append_row(path: &Path, row: &Row) -> Result<(), LedgerError> {
-    jsonl::append_line(path, row).map_err(|source| LedgerError { path: path.to_path_buf(), source })
+    jsonl::append_line(path, row, FORMAT).map_err(|source| LedgerError { path: path.to_path_buf(), source })
+}
+
+/// Append rows in one write, by `deadline`, through `gate` (see [`crate::file::write_within`]):
+/// all land or none does.
+pub fn append_rows(
+    path: &Path,
+    rows: &[Row],
+    deadline: std::time::Instant,
+    gate: &crate::file::Gate,
+) -> Result<(), LedgerError> {
+    jsonl::append_lines(path, rows, Some(FORMAT), deadline, gate)
+        .map_err(|source| LedgerError { path: path.to_path_buf(), source })
 }
 
 /// Read every row; torn and unparsable lines are skipped and counted. A missing file is empty.
 pub fn read_ledger(path: &Path) -> Result<LedgerRead, LedgerError> {
-    jsonl::read(path).map_err(|source| LedgerError { path: path.to_path_buf(), source })
+    jsonl::read(path, FORMAT).map_err(|source| LedgerError { path: path.to_path_buf(), source })
 }
 
 /// Why an outcome was not recorded.
@@ -155,14 +197,20 @@ pub fn record_outcome(path: &Path, id: &str, correct: Option<bool>, note: Option
     if !has_decision(path, id)? {
         return Err(OutcomeError::UnknownId { id: id.to_string(), path: path.to_path_buf() });
     }
-    let row = OutcomeRow { id: id.to_string(), ts: now_ts(), correct, note };
-    append_row(path, &Row::Outcome(row)).map_err(OutcomeError::from)
+    append_row(path, &Row::Outcome(OutcomeRow::new(id, correct, note))).map_err(OutcomeError::from)
 }
 
-/// Whether the ledger holds a decision row with this id.
+/// Whether the ledger holds a decision row with this id. The file is read on every core.
 pub fn has_decision(path: &Path, id: &str) -> Result<bool, LedgerError> {
-    let read = read_ledger(path)?;
-    Ok(read.records.iter().any(|r| matches!(r, Row::Decision(d) if d.id == id)))
+    let (found, _) = with_file(path, |chunks| {
+        chunks.iter().flatten().any(|e| matches!(e, Entry::Decision { id: d, .. } if d == id))
+    })?;
+    Ok(found)
+}
+
+/// How many rows the ledger holds and how many lines were skipped. A missing file is empty.
+pub fn count_rows(path: &Path) -> Result<(usize, usize), LedgerError> {
+    with_file(path, |chunks| chunks.iter().map(Vec::len).sum())
 }
 
 /// A fresh row id.
@@ -218,10 +266,15 @@ struct Line<'a> {
     acted: Option<bool>,
     #[serde(default)]
     correct: Option<bool>,
+    #[serde(borrow, default)]
+    v: Option<Cow<'a, str>>,
 }
 
 impl<'a> Line<'a> {
     fn entry(self) -> Option<Entry<'a>> {
+        if !FORMAT.reads(self.v.as_deref()) {
+            return None;
+        }
         match &*self.kind {
             "decision" => {
                 let complete =
