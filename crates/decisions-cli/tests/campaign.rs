@@ -20,6 +20,8 @@ use decisions::{AnswerValue, CatalogRef, Descriptor, Env, ProviderChoice, Reques
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
+mod common;
+
 const KEY: &str = "sk-canary-campaign-4b1f9e0d7a2c85";
 /// A case past its deadline by more than this counts as a hang (the machine is noisy).
 const SLACK: Duration = Duration::from_millis(600);
@@ -28,10 +30,10 @@ const BUDGET_MS: u64 = 300;
 const GRACE: Duration = Duration::from_millis(250);
 
 const CATALOGS: [&str; 4] = [
-    include_str!("../../../templates/decisions/routing.json"),
-    include_str!("../../../templates/decisions/review.json"),
-    include_str!("../../../templates/decisions/triage.json"),
-    include_str!("../../../templates/decisions/permission.json"),
+    decisions::install::SHIPPED[0].1,
+    decisions::install::SHIPPED[1].1,
+    decisions::install::SHIPPED[2].1,
+    decisions::install::SHIPPED[3].1,
 ];
 
 /// A small seeded generator (xorshift64*): the campaign is reproducible from its seed.
@@ -736,24 +738,8 @@ fn files(rng: &mut Rng, n: usize, t: &mut Tally) {
             let r = if hazard == 3 { limited(dir.path(), 4, &args) } else { spawn(dir.path(), &args, b"", &[]) };
             ("ask --record", r)
         } else {
-            let args = [
-                "ledger",
-                "record",
-                "--consumer",
-                "c",
-                "--question",
-                "q",
-                "--provider",
-                "p",
-                "--model",
-                &big,
-                "--certainty",
-                "0.5",
-                "--band",
-                "act",
-                "--acted",
-                "true",
-            ];
+            let args = common::record_args(&big);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let r = if hazard == 3 { limited(dir.path(), 4, &args) } else { spawn(dir.path(), &args, b"", &[]) };
             ("ledger record", r)
         };
@@ -814,29 +800,9 @@ fn writers(processes: usize, rows: usize, t: &mut Tally) {
             std::thread::spawn(move || {
                 (0..rows)
                     .filter_map(|_| {
-                        let r = spawn(
-                            &cwd,
-                            &[
-                                "ledger",
-                                "record",
-                                "--consumer",
-                                "c",
-                                "--question",
-                                "q",
-                                "--provider",
-                                "p",
-                                "--model",
-                                "m",
-                                "--certainty",
-                                "0.7",
-                                "--band",
-                                "act",
-                                "--acted",
-                                "false",
-                            ],
-                            b"",
-                            &[],
-                        );
+                        let args = common::record_args("m");
+                        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                        let r = spawn(&cwd, &args, b"", &[]);
                         r.stdout.lines().next().map(String::from)
                     })
                     .collect::<Vec<String>>()

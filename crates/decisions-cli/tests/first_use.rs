@@ -1,62 +1,17 @@
 //! First use, as a newcomer meets it: a set-up that cannot look ready while it is inert, typos
 //! that fail loudly, and messages that say what to do.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
 mod common;
-use common::Run;
 
-/// A HOME and an empty git project.
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
-}
+use common::Sandbox;
 
 fn sandbox() -> Sandbox {
-    let dir = tempfile::tempdir().expect("tmp");
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).expect("mkdir");
-    std::fs::create_dir_all(project.join(".git")).expect("mkdir");
-    Sandbox { _dir: dir, home, project }
-}
-
-impl Sandbox {
-    fn run_in(&self, cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let mut c = Command::cargo_bin("decisions").expect("binary");
-        c.current_dir(cwd).env("HOME", &self.home);
-        for v in [
-            "LEOPOLD_DECISIONS_PROVIDER",
-            "LEOPOLD_DECISIONS_DIR",
-            "LEOPOLD_HOME",
-            "CLAUDE_HOME",
-            "CODEX_HOME",
-            "HARNESS_JUDGMENT_LEDGER",
-            "TYPESAFE_API_KEY",
-            "LEOPOLD_DECISIONS_API_KEY",
-            "OPENROUTER_API_KEY",
-            "AI_GATEWAY_API_KEY",
-            "LEOPOLD_DECISIONS_TIMEOUT_MS",
-        ] {
-            c.env_remove(v);
-        }
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        common::run(c.args(args))
-    }
-
-    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
-        self.run_in(&self.project, args, env)
-    }
-
-    fn config_path(&self) -> PathBuf {
-        self.project.join(".leopold/decisions/config.json")
-    }
+    Sandbox::new()
 }
 
 #[test]
@@ -92,7 +47,7 @@ fn validate_reports_every_problem_of_an_uncalibrated_provider_at_once_naming_the
         assert!(r.stdout.contains("README, \"Starting an uncalibrated provider\""), "{}", r.stdout);
         assert!(r.stderr.contains("2 problems"), "{}", r.stderr);
     }
-    let readme = include_str!("../../../README.md");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap_or_default();
     assert!(readme.contains("### Starting an uncalibrated provider"), "the section the message names exists");
 }
 
@@ -200,7 +155,7 @@ fn install_outside_a_project_says_no_config_was_seeded_and_how_to_name_one() {
     let s = sandbox();
     let elsewhere = s.home.join("work");
     std::fs::create_dir_all(&elsewhere).expect("mkdir");
-    let r = s.run_in(&elsewhere, &["install", "--provider", "jev"], &[]);
+    let r = s.run_in(&elsewhere, &["install", "--provider", "jev"], &[], None);
     assert_eq!(r.code, 0);
     assert!(
         r.stdout.contains("config: none seeded: no project found") && r.stdout.contains("--project DIR"),
@@ -222,26 +177,9 @@ fn ledger_record_refuses_an_id_already_recorded() {
     // One outcome would otherwise count for two decisions and inflate `samples`.
     let s = sandbox();
     std::fs::create_dir_all(s.project.join(".leopold")).expect("mkdir");
-    let record = [
-        "ledger",
-        "record",
-        "--consumer",
-        "c",
-        "--question",
-        "q",
-        "--provider",
-        "p",
-        "--model",
-        "m",
-        "--certainty",
-        "0.9",
-        "--band",
-        "act",
-        "--acted",
-        "true",
-        "--id",
-        "d-1",
-    ];
+    let mut record = common::record_args("m");
+    record.extend(["--id", "d-1"].map(String::from));
+    let record: Vec<&str> = record.iter().map(String::as_str).collect();
     assert_eq!(s.run(&record, &[]).code, 0);
     let ledger = s.project.join(".leopold/decisions/ledger.jsonl");
     let before = std::fs::read(&ledger).expect("ledger");

@@ -231,29 +231,9 @@ fn a_short_write_on_a_full_disk_leaves_the_ledger_exactly_as_it_was() {
         (0..8).map(|i| format!("{{\"kind\":\"outcome\",\"id\":\"{i}\",\"ts\":\"t\",\"correct\":true}}\n")).collect();
     std::fs::write(&ledger, &before).expect("write");
     let model = "m".repeat(6000);
-    let r = with_file_limit(
-        dir.path(),
-        4,
-        &[
-            "ledger",
-            "record",
-            "--consumer",
-            "c",
-            "--question",
-            "q",
-            "--provider",
-            "p",
-            "--model",
-            &model,
-            "--certainty",
-            "0.9",
-            "--band",
-            "act",
-            "--acted",
-            "true",
-        ],
-        &[],
-    );
+    let record = common::record_args(&model);
+    let record: Vec<&str> = record.iter().map(String::as_str).collect();
+    let r = with_file_limit(dir.path(), 4, &record, &[]);
     assert_eq!((r.code, r.stdout.as_str()), (1, ""), "an explicit record that could not write exits 1: {}", r.stderr);
     assert!(r.stderr.contains("ledger.jsonl"), "{}", r.stderr);
     assert_eq!(std::fs::read_to_string(&ledger).unwrap_or_default(), before, "not one byte of the row is left");

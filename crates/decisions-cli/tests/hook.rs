@@ -12,7 +12,7 @@ mod common;
 use common::Run;
 
 const KEY: &str = "sk-canary-hook-55e1a09b7c";
-const PERMISSION: &str = include_str!("../../../templates/decisions/permission.json");
+const PERMISSION: &str = decisions::install::SHIPPED[3].1;
 
 /// A project with the shipped permission.json and a config pointing jev at `endpoint`.
 fn project(endpoint: Option<&str>, with_catalog: bool) -> (tempfile::TempDir, PathBuf) {

@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
 mod common;
@@ -11,46 +10,29 @@ use common::Run;
 
 const KEY: &str = "sk-canary-install-91c3d7";
 
-/// A HOME and a git project, both empty.
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
-}
+/// The sandbox, with a canary key set that must never show.
+struct Sandbox(common::Sandbox);
 
 fn sandbox() -> Sandbox {
-    let dir = tempfile::tempdir().expect("tmp");
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(&home).expect("mkdir");
-    std::fs::create_dir_all(project.join(".git")).expect("mkdir");
-    Sandbox { _dir: dir, home, project }
+    Sandbox(common::Sandbox::new())
+}
+
+impl std::ops::Deref for Sandbox {
+    type Target = common::Sandbox;
+    fn deref(&self) -> &common::Sandbox {
+        &self.0
+    }
 }
 
 impl Sandbox {
     fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
-        let mut c = Command::cargo_bin("decisions").expect("binary");
-        c.current_dir(&self.project).env("HOME", &self.home).env("TYPESAFE_API_KEY", KEY);
-        for v in [
-            "LEOPOLD_DECISIONS_PROVIDER",
-            "LEOPOLD_DECISIONS_DIR",
-            "LEOPOLD_HOME",
-            "CLAUDE_HOME",
-            "CODEX_HOME",
-            "HARNESS_JUDGMENT_LEDGER",
-            "HARNESS_PROJECT_ROOT",
-            "PROJECT_ROOT",
-        ] {
-            c.env_remove(v);
-        }
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        common::run_checked(c.args(args), Some(KEY))
+        let mut env = env.to_vec();
+        env.insert(0, ("TYPESAFE_API_KEY", KEY));
+        self.0.run_in(&self.project, args, &env, Some(KEY))
     }
 
     fn config(&self) -> Value {
-        let text = std::fs::read_to_string(self.project.join(".leopold/decisions/config.json")).expect("config");
+        let text = std::fs::read_to_string(self.config_path()).expect("config");
         serde_json::from_str(&text).expect("json")
     }
 }

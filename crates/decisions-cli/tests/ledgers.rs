@@ -60,7 +60,20 @@ fn record_prints_the_id_and_outcome_joins_it() {
     let keys: Vec<&String> = rows[0].as_object().map(|o| o.keys().collect()).unwrap_or_default();
     assert_eq!(
         keys,
-        ["kind", "id", "ts", "consumer", "question", "provider", "model", "confidence", "certainty", "band", "acted", "v"]
+        [
+            "kind",
+            "id",
+            "ts",
+            "consumer",
+            "question",
+            "provider",
+            "model",
+            "confidence",
+            "certainty",
+            "band",
+            "acted",
+            "v"
+        ]
     );
     assert_eq!((rows[0]["confidence"].clone(), rows[1]["confidence"].clone()), (json!(0.7), Value::Null));
     assert_eq!(

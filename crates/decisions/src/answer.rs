@@ -22,11 +22,7 @@ impl Probabilities {
 
 impl Serialize for Probabilities {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, p) in &self.0 {
-            m.serialize_entry(k, p)?;
-        }
-        m.end()
+        crate::json::Ordered(&self.0).serialize(s)
     }
 }
 

@@ -15,7 +15,7 @@ use crate::contract::{Catalog, Question, validate_catalog};
 use crate::descriptor::{Descriptor, DescriptorError, NONE, Wire, validate_descriptor, wire_of};
 use crate::event::Event;
 use crate::file::{read_input, read_regular, within};
-use crate::json::Document;
+use crate::json::{Document, Ordered};
 use crate::project::{catalog_path, find_leo_dir};
 use crate::provider::{chat, systemone};
 use crate::secret::SecretKey;
@@ -106,16 +106,6 @@ impl<T> Decision<T> {
 /// `{provider, source, usable, answers, bands, events}`: the fallback is the caller's, not output.
 impl<T> Serialize for Decision<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        struct Pairs<'a, V>(&'a [(String, V)]);
-        impl<V: Serialize> Serialize for Pairs<'_, V> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let mut m = s.serialize_map(Some(self.0.len()))?;
-                for (k, v) in self.0 {
-                    m.serialize_entry(k, v)?;
-                }
-                m.end()
-            }
-        }
         struct Outcome<'a>(&'a Result<Answer, Failure>);
         impl Serialize for Outcome<'_> {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -130,8 +120,8 @@ impl<T> Serialize for Decision<T> {
         m.serialize_entry("provider", &self.provider)?;
         m.serialize_entry("source", &self.source)?;
         m.serialize_entry("usable", &self.usable)?;
-        m.serialize_entry("answers", &Pairs(&answers))?;
-        m.serialize_entry("bands", &Pairs(&self.bands))?;
+        m.serialize_entry("answers", &Ordered(&answers))?;
+        m.serialize_entry("bands", &Ordered(&self.bands))?;
         m.serialize_entry("events", &self.events)?;
         m.end()
     }

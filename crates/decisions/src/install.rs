@@ -13,6 +13,21 @@ use crate::config::{Config, ConfigFile, Env, parse_config};
 use crate::descriptor::{NONE, builtin, known_names, provider_templates};
 use crate::schema::{CONTRACT_VERSION, catalog_schema};
 
+/// The four shipped catalogs, by consumer: the questions each asks and the bars it acts on
+/// (priors, not fits). `decisions install --catalogs` copies them into a project. The files
+/// are `crates/decisions/catalogs/*.json`, also reached as `templates/decisions/`.
+pub const SHIPPED: [(&str, &str); 4] = [
+    ("routing", include_str!("../catalogs/routing.json")),
+    ("review", include_str!("../catalogs/review.json")),
+    ("triage", include_str!("../catalogs/triage.json")),
+    ("permission", include_str!("../catalogs/permission.json")),
+];
+
+/// A shipped catalog's text, by name.
+pub fn shipped(name: &str) -> Option<&'static str> {
+    SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+}
+
 /// The payload's file names, in the order they are written.
 pub const PAYLOAD_FILES: [&str; 3] = ["README.md", "catalog.schema.json", "providers.json"];
 

@@ -4,6 +4,22 @@
 
 use std::collections::HashSet;
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// Pairs written as a JSON object, in their order: answers in the order asked, options in the
+/// catalog's order.
+pub struct Ordered<'a, K, V>(pub &'a [(K, V)]);
+
+impl<K: Serialize, V: Serialize> Serialize for Ordered<'_, K, V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
 /// A JSON document as read from text: the value, and the keys the text repeats (each a
 /// mistake to report: serde kept only the last).
 #[derive(Debug, Clone, PartialEq)]

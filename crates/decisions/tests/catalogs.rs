@@ -7,7 +7,7 @@ use decisions::{QuestionKind, builtin, validate_catalog};
 use serde_json::Value;
 
 fn template(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../templates/decisions").join(format!("{name}.json"));
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("catalogs").join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -4,17 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use decisions::Env;
-use decisions::install::{check_provider, payload, payload_dir, seed_config};
+use decisions::install::{SHIPPED, check_provider, payload, payload_dir, seed_config};
 
 use super::{CliError, exit};
-
-/// The shipped catalogs, compiled into the binary.
-pub const SHIPPED: [(&str, &str); 4] = [
-    ("routing", include_str!("../../../../templates/decisions/routing.json")),
-    ("review", include_str!("../../../../templates/decisions/review.json")),
-    ("triage", include_str!("../../../../templates/decisions/triage.json")),
-    ("permission", include_str!("../../../../templates/decisions/permission.json")),
-];
 
 /// Install the payload (README, catalog schema, provider templates) and seed the project's config
 #[derive(Debug, clap::Args)]

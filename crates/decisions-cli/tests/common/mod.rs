@@ -1,7 +1,7 @@
 //! What the binary's tests share: running it and capturing what a user would see.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
@@ -48,4 +48,73 @@ pub fn run(cmd: &mut Command) -> Run {
 pub fn write(path: &Path, v: &Value) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
     std::fs::write(path, serde_json::to_string_pretty(v).expect("json")).expect("write");
+}
+
+/// A HOME and an empty git project, and the binary run in them with nothing of the caller's
+/// decisions environment leaking in.
+pub struct Sandbox {
+    _dir: tempfile::TempDir,
+    pub home: PathBuf,
+    pub project: PathBuf,
+}
+
+/// Every variable the binary reads that a developer's shell may have set.
+const CLEARED: [&str; 14] = [
+    "LEOPOLD_DECISIONS_PROVIDER",
+    "LEOPOLD_DECISIONS_DIR",
+    "LEOPOLD_HOME",
+    "LEOPOLD_DECISIONS_TIMEOUT_MS",
+    "CLAUDE_HOME",
+    "CODEX_HOME",
+    "HARNESS_JUDGMENT_LEDGER",
+    "HARNESS_PROJECT_ROOT",
+    "PROJECT_ROOT",
+    "CLAUDE_PROJECT_DIR",
+    "TYPESAFE_API_KEY",
+    "LEOPOLD_DECISIONS_API_KEY",
+    "OPENROUTER_API_KEY",
+    "AI_GATEWAY_API_KEY",
+];
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::tempdir().expect("tmp");
+        let home = dir.path().join("home");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&home).expect("mkdir");
+        std::fs::create_dir_all(project.join(".git")).expect("mkdir");
+        Sandbox { _dir: dir, home, project }
+    }
+
+    /// Run in `cwd` with `env`; when a canary is given it must show in neither stream.
+    pub fn run_in(&self, cwd: &Path, args: &[&str], env: &[(&str, &str)], canary: Option<&str>) -> Run {
+        let mut c = Command::cargo_bin("decisions").expect("binary");
+        c.current_dir(cwd).env("HOME", &self.home);
+        for v in CLEARED {
+            c.env_remove(v);
+        }
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        run_checked(c.args(args), canary)
+    }
+
+    /// Run in the project.
+    pub fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        self.run_in(&self.project, args, env, None)
+    }
+
+    /// The project's config.json.
+    pub fn config_path(&self) -> PathBuf {
+        self.project.join(".leopold/decisions/config.json")
+    }
+}
+
+/// `decisions ledger record` with everything but the model fixed.
+pub fn record_args(model: &str) -> Vec<String> {
+    let fixed = ["ledger", "record", "--consumer", "c", "--question", "q", "--provider", "p", "--model"];
+    let mut args: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
+    args.push(model.to_string());
+    args.extend(["--certainty", "0.9", "--band", "act", "--acted", "true"].map(String::from));
+    args
 }

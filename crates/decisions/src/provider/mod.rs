@@ -7,7 +7,6 @@ pub(crate) mod chat;
 pub(crate) mod systemone;
 
 use serde::de::{Deserialize, DeserializeOwned, Deserializer};
-use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 /// A field read leniently: a value of the wrong type reads as absent, as a missing one does,
@@ -15,17 +14,4 @@ use serde_json::Value;
 pub(crate) fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
     let v = Value::deserialize(d)?;
     Ok(serde_json::from_value(v).ok())
-}
-
-/// Pairs written as a JSON object, in their order.
-pub(crate) struct Ordered<'a, V>(pub &'a [(&'a str, V)]);
-
-impl<V: Serialize> Serialize for Ordered<'_, V> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
 }

@@ -4,9 +4,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Ordered, lenient};
+use super::lenient;
 use crate::answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, confidence_from};
 use crate::contract::{Question, QuestionKind};
+use crate::json::Ordered;
 use crate::secret::clip;
 use crate::transport::{Body, DETAIL_MAX};
 
@@ -15,7 +16,7 @@ use crate::transport::{Body, DETAIL_MAX};
 struct WireRequest<'a> {
     model: &'a str,
     state: &'a Value,
-    questions: Ordered<'a, WireQuestion<'a>>,
+    questions: Ordered<'a, &'a str, WireQuestion<'a>>,
 }
 
 /// One question as the wire carries it; its id is the key it sits under.
