@@ -19,7 +19,7 @@ use crate::json::{Document, Ordered};
 use crate::project::{catalog_path, find_leo_dir};
 use crate::provider::{chat, systemone};
 use crate::secret::SecretKey;
-use crate::transport::{Call, Retry};
+use crate::transport::{Call, Pace, Retry};
 
 /// Which catalog to ask from.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,36 +148,179 @@ impl<T> Serialize for Decision<T> {
 /// ```
 pub fn ask<T>(request: &Request<'_>, fallback: T) -> Decision<T> {
     let started = Instant::now();
-    let mut questions: Vec<String> = Vec::new();
-    for q in &request.questions {
-        if !questions.contains(q) {
-            questions.push(q.clone());
-        }
-    }
-    let read_by = after(started, request.timeout_ms.unwrap_or(READ_BUDGET_MS));
-    let outcome = run(request, &questions, started, read_by);
-    let Outcome { provider, source, results, bands, events, deadline } = outcome;
-    let usable = !results.is_empty() && bands.iter().all(|(_, b)| *b == Band::Act);
-    Decision {
-        provider,
-        source,
-        usable,
-        deadline: deadline.unwrap_or(read_by),
-        answers: questions.into_iter().zip(results).collect(),
-        bands: bands.into_iter().collect(),
-        events,
-        fallback,
+    match prepare_from(request, started) {
+        Ok(prepared) => prepared.ask_from(started, &request.state, fallback),
+        Err(failed) => failed.with_fallback(fallback),
     }
 }
 
-struct Outcome {
+/// A request checked and ready to ask: its catalog read and validated, the provider resolved,
+/// its descriptor valid, its key read, and one HTTP agent whose connections are kept alive.
+/// Made once by [`prepare`] and asked any number of times, from any number of threads: the
+/// consumers and the batch engine ask many states through one.
+pub struct Prepared {
     provider: String,
     source: Source,
-    results: Vec<Result<Answer, Failure>>,
-    bands: Vec<(String, Band)>,
-    events: Vec<Event>,
-    /// The call's deadline, once a provider was engaged.
-    deadline: Option<Instant>,
+    descriptor: Descriptor,
+    wire: Wire,
+    catalog: Catalog,
+    questions: Vec<String>,
+    key: SecretKey,
+    budget_ms: u64,
+    agent: ureq::Agent,
+    pace: Option<std::sync::Arc<dyn Pace>>,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared").field("provider", &self.provider).field("questions", &self.questions).finish()
+    }
+}
+
+/// Check everything an ask needs before it calls: `Err` is the decision it would have returned
+/// without calling (no catalog, no provider, an invalid catalog or descriptor, no key), with
+/// its events, one `decision_failed` per question.
+pub fn prepare(request: &Request<'_>) -> Result<Prepared, Decision<()>> {
+    prepare_from(request, Instant::now())
+}
+
+impl Prepared {
+    /// The provider that will be asked.
+    pub fn provider(&self) -> &str {
+        &self.provider
+    }
+
+    /// Where it was configured.
+    pub fn source(&self) -> Source {
+        self.source
+    }
+
+    /// The validated catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The question ids asked, in order.
+    pub fn questions(&self) -> &[String] {
+        &self.questions
+    }
+
+    /// The model the descriptor asks for.
+    pub fn model(&self) -> &str {
+        &self.descriptor.model
+    }
+
+    /// Ask with a shared pace: every request waits its turn, and a congested answer pauses
+    /// every caller of this prepared seam.
+    pub fn with_pace(mut self, pace: std::sync::Arc<dyn Pace>) -> Prepared {
+        self.pace = Some(pace);
+        self
+    }
+
+    /// Ask the prepared questions about `state`; the budget starts now.
+    pub fn ask<T>(&self, state: &Value, fallback: T) -> Decision<T> {
+        self.ask_from(Instant::now(), state, fallback)
+    }
+
+    /// Ask only some of the prepared questions (each must be one of them).
+    pub fn ask_only<T>(&self, questions: &[&str], state: &Value, fallback: T) -> Decision<T> {
+        self.call(Instant::now(), questions, state, fallback)
+    }
+
+    fn ask_from<T>(&self, started: Instant, state: &Value, fallback: T) -> Decision<T> {
+        let ids: Vec<&str> = self.questions.iter().map(String::as_str).collect();
+        self.call(started, &ids, state, fallback)
+    }
+
+    fn call<T>(&self, started: Instant, ids: &[&str], state: &Value, fallback: T) -> Decision<T> {
+        let name = &self.provider;
+        let source = self.source;
+        let asked: Vec<&Question> = ids.iter().filter_map(|q| self.catalog.question(q)).collect();
+        let call = Call {
+            provider: name,
+            endpoint: &self.descriptor.endpoint,
+            key: &self.key,
+            deadline: after(started, self.budget_ms),
+            budget_ms: self.budget_ms,
+            agent: &self.agent,
+            pace: self.pace.as_deref(),
+        };
+        let mut events = vec![Event::DecisionAsked {
+            provider: name.clone(),
+            model: self.descriptor.model.clone(),
+            questions: asked.iter().map(|q| q.id.clone()).collect(),
+            source,
+        }];
+        let mut retries = Vec::new();
+        let results = match self.wire {
+            Wire::SystemOne => {
+                let body = systemone::request(&self.descriptor.model, state, &asked);
+                match call.post_json(&body, &mut retries) {
+                    Ok(resp) => systemone::answers_from(name, &self.descriptor.model, &resp, &asked),
+                    Err(f) => asked.iter().map(|_| Err(f.clone())).collect(),
+                }
+            }
+            Wire::ChatCompletions => ask_chat(&call, &self.descriptor, state, &asked, &mut retries),
+            Wire::None => Vec::new(),
+        };
+        let results: Vec<_> = results.into_iter().map(|r| scrub(r, &self.key)).collect();
+        events.extend(retries.into_iter().map(|r| Event::DecisionRetry {
+            provider: name.clone(),
+            attempt: r.attempt,
+            delay_ms: r.delay_ms,
+            status: r.status,
+            source,
+        }));
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        let mut bands = Vec::with_capacity(asked.len());
+        for (q, result) in asked.iter().zip(&results) {
+            let band = match result {
+                Ok(a) => band_of(&q.thresholds, certainty_of(a), None),
+                Err(_) => Band::Floor,
+            };
+            bands.push((q.id.clone(), band));
+            events.push(match result {
+                Ok(a) => Event::DecisionAnswered {
+                    provider: name.clone(),
+                    model: a.model.clone(),
+                    question: q.id.clone(),
+                    probabilities: a.probabilities.clone(),
+                    confidence: a.confidence,
+                    certainty: certainty_of(a),
+                    threshold_fired: band,
+                    elapsed_ms,
+                    source,
+                },
+                Err(f) => Event::DecisionFailed {
+                    provider: name.clone(),
+                    question: q.id.clone(),
+                    reason: f.reason,
+                    detail: f.detail.clone(),
+                    elapsed_ms: Some(elapsed_ms),
+                    source,
+                },
+            });
+        }
+        let usable = !results.is_empty() && bands.iter().all(|(_, b)| *b == Band::Act);
+        Decision {
+            provider: name.clone(),
+            source,
+            usable,
+            deadline: call.deadline,
+            answers: asked.iter().map(|q| q.id.clone()).zip(results).collect(),
+            bands,
+            events,
+            fallback,
+        }
+    }
+}
+
+impl<T> Decision<T> {
+    /// The same decision with another fallback.
+    pub fn with_fallback<U>(self, fallback: U) -> Decision<U> {
+        let Decision { provider, source, usable, deadline, answers, bands, events, .. } = self;
+        Decision { provider, source, usable, deadline, answers, bands, events, fallback }
+    }
 }
 
 /// How long reading the project's files may take when the request sets no budget.
@@ -188,34 +331,51 @@ fn after(start: Instant, ms: u64) -> Instant {
     start.checked_add(Duration::from_millis(ms)).unwrap_or(start + Duration::from_secs(86_400))
 }
 
-impl Outcome {
-    /// Every question failed before any call was made.
-    fn failed(provider: &str, source: Source, questions: &[String], reason: FailureReason, detail: String) -> Outcome {
-        let failure = Failure::new(reason, provider, detail);
-        Outcome {
-            provider: provider.into(),
-            source,
-            results: questions.iter().map(|_| Err(failure.clone())).collect(),
-            bands: questions.iter().map(|q| (q.clone(), Band::Floor)).collect(),
-            events: questions
-                .iter()
-                .map(|q| Event::DecisionFailed {
-                    provider: provider.into(),
-                    question: q.clone(),
-                    reason,
-                    detail: failure.detail.clone(),
-                    elapsed_ms: None,
-                    source,
-                })
-                .collect(),
-            deadline: None,
-        }
+/// Every question failed before any call was made.
+fn failed(
+    provider: &str,
+    source: Source,
+    questions: &[String],
+    reason: FailureReason,
+    detail: String,
+    deadline: Instant,
+) -> Decision<()> {
+    let failure = Failure::new(reason, provider, detail);
+    Decision {
+        provider: provider.into(),
+        source,
+        usable: false,
+        deadline,
+        answers: questions.iter().map(|q| (q.clone(), Err(failure.clone()))).collect(),
+        bands: questions.iter().map(|q| (q.clone(), Band::Floor)).collect(),
+        events: questions
+            .iter()
+            .map(|q| Event::DecisionFailed {
+                provider: provider.into(),
+                question: q.clone(),
+                reason,
+                detail: failure.detail.clone(),
+                elapsed_ms: None,
+                source,
+            })
+            .collect(),
+        fallback: (),
     }
 }
 
-/// The seam in order. The project's files are read by `read_by`: the caller's budget, or
+/// The seam in order, up to the call. The project's files are read by the caller's budget, or
 /// [`READ_BUDGET_MS`] when it names none (the descriptor that would set it is in one of them).
-fn run(request: &Request<'_>, questions: &[String], started: Instant, read_by: Instant) -> Outcome {
+fn prepare_from(request: &Request<'_>, started: Instant) -> Result<Prepared, Decision<()>> {
+    let mut questions: Vec<String> = Vec::new();
+    for q in &request.questions {
+        if !questions.contains(q) {
+            questions.push(q.clone());
+        }
+    }
+    let read_by = after(started, request.timeout_ms.unwrap_or(READ_BUDGET_MS));
+    let fail = |provider: &str, source, reason, detail: String| {
+        Err(failed(provider, source, &questions, reason, detail, read_by))
+    };
     let leo_dir = request.leo_dir.clone().or_else(|| std::env::current_dir().ok().and_then(|d| find_leo_dir(&d)));
 
     // 1. The provider, resolved and reported as it is whatever happens to the catalog.
@@ -248,7 +408,7 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant, read_by: I
     // 2. The catalog.
     let doc = match load_catalog(request.catalog.as_ref(), leo_dir.as_deref(), read_by) {
         Ok(doc) => doc,
-        Err(e) => return Outcome::failed(&name, source, questions, FailureReason::NoCatalog, e.to_string()),
+        Err(e) => return fail(&name, source, FailureReason::NoCatalog, e.to_string()),
     };
 
     // 3. The descriptor.
@@ -262,116 +422,59 @@ fn run(request: &Request<'_>, questions: &[String], started: Instant, read_by: I
                     }
                     _ => "no provider configured".to_string(),
                 };
-                return Outcome::failed(NONE, source, questions, FailureReason::NoProvider, detail);
+                return fail(NONE, source, FailureReason::NoProvider, detail);
             }
             match descriptor_for(&name, config) {
                 Ok(d) => d,
                 Err(e @ DescriptorLookup::Missing { .. }) => {
-                    return Outcome::failed(&name, source, questions, FailureReason::NoProvider, e.to_string());
+                    return fail(&name, source, FailureReason::NoProvider, e.to_string());
                 }
                 Err(e @ DescriptorLookup::Unparsable { .. }) => {
-                    return Outcome::failed(&name, source, questions, FailureReason::Validation, e.to_string());
+                    return fail(&name, source, FailureReason::Validation, e.to_string());
                 }
             }
         }
     };
     let name = descriptor.name.clone();
     if wire_of(&name) == Some(Wire::None) {
-        return Outcome::failed(NONE, source, questions, FailureReason::NoProvider, "no provider configured".into());
+        return fail(NONE, source, FailureReason::NoProvider, "no provider configured".into());
     }
 
-    // 3. Validation: descriptor, catalog, the extra check, the question ids. A name no build
+    // 4. Validation: descriptor, catalog, the extra check, the question ids. A name no build
     // knows is no provider at all; an endpoint the wire does not speak is checked last.
     let rules = validate_descriptor(&descriptor).err().unwrap_or_default();
     if let Some(unknown) = rules.iter().find(|e| e.reason() == FailureReason::NoProvider) {
-        return Outcome::failed(&name, source, questions, FailureReason::NoProvider, unknown.to_string());
+        return fail(&name, source, FailureReason::NoProvider, unknown.to_string());
     }
     let (unsupported, broken): (Vec<_>, Vec<_>) =
         rules.into_iter().partition(|e| e.reason() == FailureReason::Unsupported);
-    let catalog = match validate(&broken, &doc, questions, request.catalog_check, &descriptor) {
+    let catalog = match validate(&broken, &doc, &questions, request.catalog_check, &descriptor) {
         Ok(c) => c,
-        Err(detail) => return Outcome::failed(&name, source, questions, FailureReason::Validation, detail),
+        Err(detail) => return fail(&name, source, FailureReason::Validation, detail),
     };
     if let Some(e) = unsupported.first() {
-        return Outcome::failed(&name, source, questions, FailureReason::Unsupported, e.to_string());
+        return fail(&name, source, FailureReason::Unsupported, e.to_string());
     }
     let wire = wire_of(&name).unwrap_or(Wire::None);
-    let asked: Vec<&Question> = questions.iter().filter_map(|q| catalog.question(q)).collect();
 
-    // 4. The key.
+    // 5. The key.
     let Some(key) = request.env.get(&descriptor.auth_env) else {
         let detail = format!("{} is not set", descriptor.auth_env);
-        return Outcome::failed(&name, source, questions, FailureReason::Auth, detail);
+        return fail(&name, source, FailureReason::Auth, detail);
     };
-    let key = SecretKey::new(key);
-
-    // 5. The call.
     let budget_ms = request.timeout_ms.unwrap_or(descriptor.timeout_ms);
-    let call = Call {
-        provider: &name,
-        endpoint: &descriptor.endpoint,
-        key: &key,
-        deadline: after(started, budget_ms),
+    Ok(Prepared {
+        provider: name,
+        source,
+        descriptor,
+        wire,
+        catalog,
+        questions,
+        key: SecretKey::new(key),
         budget_ms,
-    };
-    let mut events = vec![Event::DecisionAsked {
-        provider: name.clone(),
-        model: descriptor.model.clone(),
-        questions: questions.to_vec(),
-        source,
-    }];
-    let mut retries = Vec::new();
-    let results = match wire {
-        Wire::SystemOne => {
-            let body = systemone::request(&descriptor.model, &request.state, &asked);
-            match call.post_json(&body, &mut retries) {
-                Ok(resp) => systemone::answers_from(&name, &descriptor.model, &resp, &asked),
-                Err(f) => asked.iter().map(|_| Err(f.clone())).collect(),
-            }
-        }
-        Wire::ChatCompletions => ask_chat(&call, &descriptor, &request.state, &asked, &mut retries),
-        Wire::None => Vec::new(),
-    };
-    let results: Vec<_> = results.into_iter().map(|r| scrub(r, &key)).collect();
-    events.extend(retries.into_iter().map(|r| Event::DecisionRetry {
-        provider: name.clone(),
-        attempt: r.attempt,
-        delay_ms: r.delay_ms,
-        status: r.status,
-        source,
-    }));
-    let elapsed_ms = started.elapsed().as_millis() as u64;
-    let mut bands = Vec::with_capacity(asked.len());
-    for (q, result) in asked.iter().zip(&results) {
-        let band = match result {
-            Ok(a) => band_of(&q.thresholds, certainty_of(a), None),
-            Err(_) => Band::Floor,
-        };
-        bands.push((q.id.clone(), band));
-        events.push(match result {
-            Ok(a) => Event::DecisionAnswered {
-                provider: name.clone(),
-                model: a.model.clone(),
-                question: q.id.clone(),
-                probabilities: a.probabilities.clone(),
-                confidence: a.confidence,
-                certainty: certainty_of(a),
-                threshold_fired: band,
-                elapsed_ms,
-                source,
-            },
-            Err(f) => Event::DecisionFailed {
-                provider: name.clone(),
-                question: q.id.clone(),
-                reason: f.reason,
-                detail: f.detail.clone(),
-                elapsed_ms: Some(elapsed_ms),
-                source,
-            },
-        });
-    }
-    let deadline = Some(call.deadline);
-    Outcome { provider: name, source, results, bands, events, deadline }
+        agent: crate::transport::agent(),
+        pace: None,
+    })
 }
 
 /// A server may echo the key back (in an error message, a model field): it never leaves the seam.

@@ -52,7 +52,8 @@ mod transport;
 
 pub use answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, certainty_of, confidence_from};
 pub use ask::{
-    CatalogCheck, CatalogReadError, CatalogRef, Decision, ProviderChoice, READ_BUDGET_MS, Request, ask, load_catalog,
+    CatalogCheck, CatalogReadError, CatalogRef, Decision, Prepared, ProviderChoice, READ_BUDGET_MS, Request, ask,
+    load_catalog, prepare,
 };
 pub use band::{Band, Direction, band_of};
 pub use config::{
@@ -72,6 +73,7 @@ pub use schema::{
     catalog_schema,
 };
 pub use secret::{Redactor, clip};
+pub use transport::Pace;
 
 /// Entry points for the fuzz targets in `crates/decisions/fuzz`: the private wire parsers, fed
 /// any bytes. Built only under cargo-fuzz (`--cfg fuzzing`).

@@ -36,6 +36,30 @@ pub(crate) struct Retry {
     pub status: u16,
 }
 
+/// Pacing shared by every call made from one prepared seam (the batch engine): a rate every
+/// request waits its turn under, and a pause every caller honours when a server says it is
+/// congested, not only the call that was told.
+pub trait Pace: Send + Sync {
+    /// Wait for a turn to send, until `deadline`; false when none comes in time.
+    fn turn(&self, deadline: Instant) -> bool;
+    /// The server answered `status` (429, 503, 529) and asked for `wait`: every caller pauses.
+    fn congested(&self, status: u16, wait: Duration);
+}
+
+/// The HTTP agent a prepared seam keeps: connections are kept alive and reused across calls.
+pub(crate) fn agent() -> ureq::Agent {
+    // ureq zeroes 128 KiB buffers each way by default: most of a hook's call, for a request
+    // and an answer of a few KiB. Larger bodies still stream through the smaller buffers.
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .input_buffer_size(BUFFER)
+        .output_buffer_size(BUFFER)
+        .max_response_header_size(BUFFER)
+        .build()
+        .into()
+}
+
 /// One provider call's budget and identity.
 pub(crate) struct Call<'a> {
     pub provider: &'a str,
@@ -43,6 +67,8 @@ pub(crate) struct Call<'a> {
     pub key: &'a SecretKey,
     pub deadline: Instant,
     pub budget_ms: u64,
+    pub agent: &'a ureq::Agent,
+    pub pace: Option<&'a dyn Pace>,
 }
 
 impl Call<'_> {
@@ -71,23 +97,17 @@ impl Call<'_> {
         let mut body = body.clone();
         self.key.redact_value(&mut body);
         let payload = serde_json::to_vec(&body).map_err(|e| self.fail(FailureReason::Validation, e.to_string()))?;
-        // ureq zeroes 128 KiB buffers each way by default: most of a hook's call, for a request
-        // and an answer of a few KiB. Larger bodies still stream through the smaller buffers.
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .input_buffer_size(BUFFER)
-            .output_buffer_size(BUFFER)
-            .max_response_header_size(BUFFER)
-            .build()
-            .into();
         let mut attempt = 1;
         loop {
+            if self.pace.is_some_and(|p| !p.turn(self.deadline)) {
+                return Err(self.timeout());
+            }
             let remaining = self.deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
                 return Err(self.timeout());
             }
-            let sent = agent
+            let sent = self
+                .agent
                 .post(self.endpoint)
                 .config()
                 .timeout_global(Some(remaining))
@@ -109,11 +129,16 @@ impl Call<'_> {
                 Err(e) => return Err(self.transport_error(e)),
             };
             let congested = matches!(status, 429 | 503 | 529);
-            if congested && attempt < MAX_ATTEMPTS {
-                let wake = Instant::now() + wait;
-                if wake < self.deadline {
+            if congested {
+                if let Some(p) = self.pace {
+                    p.congested(status, wait);
+                }
+                if attempt < MAX_ATTEMPTS && Instant::now() + wait < self.deadline {
                     retries.push(Retry { attempt, delay_ms: wait.as_millis() as u64, status });
-                    std::thread::sleep(wait);
+                    // Under a shared pace, the next turn waits out the pause for every caller.
+                    if self.pace.is_none() {
+                        std::thread::sleep(wait);
+                    }
                     attempt += 1;
                     continue;
                 }
