@@ -3,7 +3,7 @@
 
 use assert_cmd::Command;
 
-const SUBCOMMANDS: [&str; 12] = [
+const SUBCOMMANDS: [&str; 14] = [
     "ask",
     "validate",
     "schema",
@@ -16,6 +16,8 @@ const SUBCOMMANDS: [&str; 12] = [
     "status",
     "doctor",
     "hook",
+    "route",
+    "review",
 ];
 
 fn help(args: &[&str]) -> String {

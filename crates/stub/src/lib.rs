@@ -15,8 +15,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// A reply computed from the request it answers.
+pub type Responder = Arc<dyn Fn(&Recorded) -> Reply + Send + Sync>;
+
 /// What the stub does with one request.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum Reply {
     /// Answer with a status, headers and body, after an optional delay.
     Respond {
@@ -37,6 +40,21 @@ pub enum Reply {
     Close,
     /// Send these bytes as the whole response, however broken, then close.
     Raw(Vec<u8>),
+    /// Whatever this function makes of the request.
+    Computed(Responder),
+}
+
+impl std::fmt::Debug for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reply::Respond { status, .. } => write!(f, "Respond({status})"),
+            Reply::Hang => f.write_str("Hang"),
+            Reply::Drip(d) => write!(f, "Drip({d:?})"),
+            Reply::Close => f.write_str("Close"),
+            Reply::Raw(b) => write!(f, "Raw({} bytes)", b.len()),
+            Reply::Computed(_) => f.write_str("Computed"),
+        }
+    }
 }
 
 impl Reply {
@@ -56,6 +74,11 @@ impl Reply {
             headers.push((name.to_string(), value.to_string()));
         }
         self
+    }
+
+    /// A reply computed from each request.
+    pub fn computed(f: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Reply {
+        Reply::Computed(Arc::new(f))
     }
 
     /// Delay the answer.
@@ -160,6 +183,10 @@ pub fn refusing_url() -> String {
 
 fn serve(stream: TcpStream, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
     let Some(recorded) = read_request(&stream) else { return };
+    let reply = match reply {
+        Reply::Computed(f) => f(&recorded),
+        other => other,
+    };
     seen.lock().unwrap().push(recorded);
     let mut out = stream;
     match reply {
@@ -199,7 +226,7 @@ fn serve(stream: TcpStream, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
                 thread::sleep(every);
             }
         }
-        Reply::Close => {}
+        Reply::Close | Reply::Computed(_) => {}
         Reply::Raw(bytes) => {
             let _ = out.write_all(&bytes);
             let _ = out.flush();

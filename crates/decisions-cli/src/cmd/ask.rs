@@ -3,7 +3,7 @@
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use decisions::{ProviderChoice, Request};
 use serde_json::{Map, Value};
@@ -43,11 +43,6 @@ pub struct Args {
     #[arg(long, value_name = "CONSUMER")]
     record: Option<String>,
 }
-
-/// Time past the ask's deadline for recording its rows.
-const GRACE_MS: u64 = 250;
-/// How long a ledger write that began just before the deadline is waited for.
-const SETTLE_MS: u64 = 50;
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let started = Instant::now();
@@ -94,41 +89,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
 /// FIFO, a full disk, a stalled mount) is reported in one line on stderr, no id is printed for
 /// it, and the decision stands.
 fn record(decision: &decisions::Decision<()>, consumer: &str, leo_dir: Option<&std::path::Path>) -> Map<String, Value> {
-    use decisions::ledger::{DecisionRow, Row, ledger_path};
-    let mut ids = Map::new();
-    let Some(leo) = leo_dir else {
-        eprintln!("warning: not recorded: no .leopold directory found for the calibration ledger");
-        return ids;
-    };
-    let path = ledger_path(leo);
-    let rows: Vec<(String, Row)> = decision
+    let rows: Vec<decisions::ledger::DecisionRow> = decision
         .answers
         .iter()
         .filter_map(|(question, result)| {
             let answer = result.as_ref().ok()?;
             let band = decision.band(question).unwrap_or(decisions::Band::Floor);
-            let row = DecisionRow::for_answer(consumer, question, answer, band, decision.usable);
-            Some((question.clone(), Row::Decision(row)))
+            Some(decisions::ledger::DecisionRow::for_answer(consumer, question, answer, band, decision.usable))
         })
         .collect();
-    if rows.is_empty() {
-        return ids;
+    let (recorded, error) = decisions::consumer::record(leo_dir, rows, decision.deadline);
+    if let Some(e) = error {
+        eprintln!("warning: not recorded: {e}");
     }
-    let deadline = decision.deadline + Duration::from_millis(GRACE_MS - SETTLE_MS);
-    let target = path.clone();
-    let lines: Vec<Row> = rows.iter().map(|(_, r)| r.clone()).collect();
-    let written = decisions::file::write_within(deadline, Duration::from_millis(SETTLE_MS), move |gate| {
-        decisions::ledger::append_rows(&target, &lines, deadline, gate).map_err(|e| e.source)
-    });
-    match written {
-        Ok(()) => {
-            for (question, row) in rows {
-                ids.insert(question, Value::String(row.id().to_string()));
-            }
-        }
-        Err(e) => eprintln!("warning: not recorded: {} for {}: {e}", super::count(rows.len(), "row"), path.display()),
-    }
-    ids
+    recorded.into_iter().map(|r| (r.question, Value::String(r.id))).collect()
 }
 
 /// The state, read by `deadline` from wherever it comes: standard input or a path may be a

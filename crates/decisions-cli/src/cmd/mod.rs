@@ -10,6 +10,8 @@ mod judgment;
 mod ledger;
 mod providers;
 mod remove;
+mod review;
+mod route;
 mod schema;
 mod status;
 mod validate;
@@ -55,8 +57,12 @@ enum Command {
     Status(status::Args),
     /// Report what is installed and configured, one row a fact
     Doctor(doctor::Args),
-    /// Answer an agent's PreToolUse hook: deny a destructive shell command, else stay silent
+    /// Answer an agent's permission hook: deny a destructive shell command, else stay silent
     Hook(hook::Args),
+    /// Route a plan item: how much verification effort it deserves, and whether it is critical
+    Route(route::Args),
+    /// Union a review panel's findings, and refine them: merge duplicates, demote preferences
+    Review(review::Args),
 }
 
 /// Run the parsed command; `Ok` carries the exit code.
@@ -74,6 +80,8 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Status(a) => status::run(a),
         Command::Doctor(a) => doctor::run(a),
         Command::Hook(a) => hook::run(a),
+        Command::Route(a) => route::run(a),
+        Command::Review(a) => review::run(a),
     }
 }
 
@@ -231,6 +239,62 @@ pub fn positive_ms(s: &str) -> Result<u64, String> {
         Ok(0) => Err("must be at least 1 ms".into()),
         Ok(ms) => Ok(ms),
         Err(_) => Err(format!("expected a whole number of milliseconds, found {s:?}")),
+    }
+}
+
+/// The flags every command that asks the seam shares.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SeamArgs {
+    /// The project's .leopold directory [default: the nearest above the working directory]
+    #[arg(long, value_name = "DIR")]
+    pub leo_dir: Option<PathBuf>,
+    /// Use this provider, outranking config.json and LEOPOLD_DECISIONS_PROVIDER
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// Each ask's budget in milliseconds [default: the provider's timeout_ms]
+    #[arg(long, value_name = "N", value_parser = positive_ms)]
+    pub timeout_ms: Option<u64>,
+}
+
+impl SeamArgs {
+    /// The seam request these flags make: the project's config read once (by the budget), a
+    /// typoed provider refused as a usage error.
+    pub fn request(&self) -> anyhow::Result<decisions::Request<'static>> {
+        let started = std::time::Instant::now();
+        let leo_dir = leo_dir(self.leo_dir.clone());
+        let config =
+            project_config_by(leo_dir.as_deref(), after(started, self.timeout_ms.unwrap_or(decisions::READ_BUDGET_MS)));
+        explicit_provider(self.provider.as_deref(), &config)?;
+        Ok(decisions::Request {
+            leo_dir,
+            config: Some(config),
+            provider: self.provider.clone().map(decisions::ProviderChoice::Name),
+            timeout_ms: self.timeout_ms,
+            ..decisions::Request::default()
+        })
+    }
+}
+
+/// Read a text file a person named (a pipe included, for [`INPUT_WAIT`]); `-` is standard input.
+pub fn read_text(path: &Path, flag: &str) -> anyhow::Result<String> {
+    let bytes = if path.as_os_str() == "-" {
+        let read = decisions::file::within(std::time::Instant::now() + INPUT_WAIT, || {
+            let mut b = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+        });
+        read.unwrap_or_else(|| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "nothing arrived in time")))
+    } else {
+        decisions::file::read_input(path, std::time::Instant::now() + INPUT_WAIT)
+    };
+    let bytes = bytes.map_err(|e| CliError::usage(format!("{flag} {}: {e}", path.display())))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Requests in flight at once, for `--concurrency`: 1 to 256.
+pub fn concurrency(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err(format!("expected a whole number from 1 to 256, found {s:?}")),
     }
 }
 

@@ -1,9 +1,59 @@
 //! Consumers: the code that asks the seam a question whose answer changes what a run does.
 //!
 //! A consumer owns one catalog (the questions it asks and the bars it acts on), asks only
-//! through [`crate::ask`], keeps the deterministic path it had before any model existed (that
-//! path is its fallback, and what it returns whenever the answer is not usable), and records
-//! what it decided in the calibration ledger so the bars can be fitted. One file a consumer:
-//! `permission` (the agent hook's semantic axis).
+//! through the seam ([`crate::ask`], or a [`crate::Prepared`] one), keeps the deterministic path
+//! it had before any model existed (that path is its fallback, and what it returns whenever the
+//! answer is not usable), and records what it decided in the calibration ledger, returning the
+//! row ids so whoever learns the outcome can record it against them. One file a consumer:
+//! `permission` (the agent hook's semantic axis), `routing` (plan items), `review` (a review
+//! panel's findings).
 
 pub mod permission;
+pub mod review;
+pub mod routing;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::file::write_within;
+use crate::ledger::{DecisionRow, Row, append_rows, ledger_path};
+use crate::project::find_leo_dir;
+
+/// Time past a decision's deadline for recording its rows.
+pub const RECORD_GRACE: Duration = Duration::from_millis(250);
+/// How long a write that began just before the grace ran out is waited for.
+const SETTLE: Duration = Duration::from_millis(50);
+
+/// A calibration-ledger row a consumer wrote: record the outcome against its id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Recorded {
+    /// The question the row is about.
+    pub question: String,
+    /// The row's id, for `decisions ledger outcome --id`.
+    pub id: String,
+}
+
+/// Append a consumer's decision rows in one write, by `deadline` plus [`RECORD_GRACE`],
+/// under the project's `.leopold` (`leo_dir`, else the nearest above the working directory).
+/// A ledger that cannot be written is reported, never raised: it never changes a verdict.
+pub fn record(leo_dir: Option<&Path>, rows: Vec<DecisionRow>, deadline: Instant) -> (Vec<Recorded>, Option<String>) {
+    if rows.is_empty() {
+        return (Vec::new(), None);
+    }
+    let leo = leo_dir.map(Path::to_path_buf).or_else(|| std::env::current_dir().ok().and_then(|d| find_leo_dir(&d)));
+    let Some(leo) = leo else {
+        return (Vec::new(), Some("no .leopold directory found for the calibration ledger".into()));
+    };
+    let recorded: Vec<Recorded> =
+        rows.iter().map(|r| Recorded { question: r.question.clone(), id: r.id.clone() }).collect();
+    let rows: Vec<Row> = rows.into_iter().map(Row::Decision).collect();
+    let path = ledger_path(&leo);
+    let by = deadline + RECORD_GRACE - SETTLE;
+    let target = path.clone();
+    match write_within(by, SETTLE, move |gate| append_rows(&target, &rows, by, gate).map_err(|e| e.source)) {
+        Ok(()) => (recorded, None),
+        Err(e) => (Vec::new(), Some(format!("{}: {e}", path.display()))),
+    }
+}

@@ -95,3 +95,35 @@ pub fn explicit(name: &str, endpoint: &str) -> Option<ProviderChoice> {
 pub fn json_of<T>(d: &decisions::Decision<T>) -> Value {
     serde_json::to_value(d).expect("serialises")
 }
+
+/// A System One provider that answers each question it is asked from `answers` (a question
+/// with no entry gets no answer), as model `stub-1.0.0`.
+pub fn answering(answers: Vec<(&'static str, Value)>) -> stub::Reply {
+    let answers: BTreeMap<String, Value> = answers.into_iter().map(|(q, a)| (q.to_string(), a)).collect();
+    stub::Reply::computed(move |req| {
+        let asked = req.json()["questions"].as_object().cloned().unwrap_or_default();
+        let out: serde_json::Map<String, Value> =
+            asked.keys().filter_map(|q| answers.get(q).map(|a| (q.clone(), a.clone()))).collect();
+        stub::Reply::json(&json!({"model": "stub-1.0.0", "answers": out}))
+    })
+}
+
+/// A choice among `options` with `confidence`: the choice is the likeliest option.
+pub fn choice(options: &[&str], pick: &str, confidence: f64) -> Value {
+    let rest = 0.4 / (options.len() - 1) as f64;
+    let probs: serde_json::Map<String, Value> =
+        options.iter().map(|o| (o.to_string(), json!(if *o == pick { 0.6 } else { rest }))).collect();
+    json!({"type": "choice", "choice": pick, "probabilities": probs, "confidence": confidence})
+}
+
+/// A noul: the probability of yes.
+pub fn noul(p: f64) -> Value {
+    json!({"type": "noul", "noul": p})
+}
+
+/// The shipped catalog `name`, as a project keeps it: `<leo>/decisions/<name>.json`.
+pub fn shipped(leo: &Path, name: &str) {
+    let text = decisions::install::shipped(name).expect("shipped");
+    std::fs::create_dir_all(leo.join("decisions")).expect("mkdir");
+    std::fs::write(leo.join("decisions").join(format!("{name}.json")), text).expect("write");
+}

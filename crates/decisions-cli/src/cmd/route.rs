@@ -1,0 +1,77 @@
+//! `decisions route`: route a plan item. The keyword classifier decides unless a confident
+//! answer through the project's `routing.json` moves its verdict; every decision outcome exits
+//! 0 with one JSON object.
+
+use std::path::PathBuf;
+
+use decisions::consumer::routing::{RouteRequest, route};
+use serde_json::json;
+
+use super::{CliError, SeamArgs, exit};
+
+/// Route a plan item; print {effort, critical, reason, files?, decided_by, recorded, events}
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("item_input").required(true))]
+pub struct Args {
+    /// The plan item's text
+    #[arg(long, value_name = "TEXT", group = "item_input")]
+    item: Option<String>,
+    /// Read the plan item from this file ("-" for standard input)
+    #[arg(long, value_name = "FILE", group = "item_input")]
+    item_file: Option<PathBuf>,
+    /// The project charter, whose high-risk wording raises ordinary items
+    #[arg(long, value_name = "FILE")]
+    charter_file: Option<PathBuf>,
+    /// The paths to judge, comma-separated, instead of those the item names
+    #[arg(long, value_name = "a,b", value_delimiter = ',')]
+    files: Option<Vec<String>>,
+    /// The repository the item's paths are relative to [default: the git top level, else the working directory]
+    #[arg(long, value_name = "DIR")]
+    repo: Option<PathBuf>,
+    #[command(flatten)]
+    seam: SeamArgs,
+    /// Do not append decision rows to the calibration ledger
+    #[arg(long)]
+    no_record: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let item = match (&args.item, &args.item_file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(path)) => super::read_text(path, "--item-file")?,
+        (None, None) => unreachable!("clap requires one"),
+    };
+    if item.trim().is_empty() {
+        return Err(CliError::usage("the plan item is empty").into());
+    }
+    let charter = match &args.charter_file {
+        Some(path) => super::read_text(path, "--charter-file")?,
+        None => String::new(),
+    };
+    let cwd = std::env::current_dir().map_err(|e| CliError::usage(format!("the working directory: {e}")))?;
+    let repo_root = match args.repo {
+        Some(dir) if dir.is_dir() => dir,
+        Some(dir) => return Err(CliError::usage(format!("--repo {}: no such directory", dir.display())).into()),
+        None => decisions::git_root(&cwd).unwrap_or(cwd),
+    };
+    let files = args.files.map(|f| f.into_iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect());
+    let request = RouteRequest {
+        item,
+        charter,
+        repo_root,
+        files,
+        probe: None,
+        seam: args.seam.request()?,
+        record: !args.no_record,
+    };
+    let routed = route(&request);
+    if let Some(e) = &routed.ledger_error {
+        eprintln!("warning: not recorded: {e}");
+    }
+    let mut out = serde_json::to_value(&routed.verdict)?;
+    out["decided_by"] = json!(routed.decided_by);
+    out["recorded"] = json!(routed.recorded);
+    out["events"] = json!(routed.events);
+    super::print_json(&out, false)?;
+    Ok(exit::OK)
+}

@@ -1,0 +1,483 @@
+//! Plan-item routing: how much verification effort an item deserves, and whether it is
+//! critical (a second reviewer, the full gate).
+//!
+//! The deterministic path is [`classify_item`]: four keyword rules over the item's wording,
+//! the earlier build's, with its dead stems and missing plurals fixed. [`route`] lets a provider
+//! move that verdict through the shipped `routing.json`, judging structured evidence
+//! ([`gather_evidence`]: the paths the item names that exist, how many other files mention
+//! each, a charter excerpt) rather than the wording. Effort moves on the bar for the direction
+//! it pushes (`act_raise` up, `act_lower` down); `irreversible` sets `critical` on the raise
+//! bar and clears it on the lower one; `cosmetic` only ever lowers effort to `low`, and never
+//! while the item is critical. With no provider, no catalog, any failure, or answers short of
+//! their bars, the verdict is the classifier's, field for field.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::{Recorded, record};
+use crate::answer::{Answer, AnswerValue, certainty_of};
+use crate::ask::{CatalogRef, Request, prepare};
+use crate::band::{Band, Direction, band_of};
+use crate::event::Event;
+use crate::ledger::DecisionRow;
+
+/// The catalog routing asks from.
+pub const CATALOG: &str = "routing";
+/// The questions, asked in one call, applied in this order.
+pub const QUESTIONS: [&str; 3] = ["effort", "irreversible", "cosmetic"];
+/// How much of the charter the evidence carries, in characters.
+pub const CHARTER_MAX: usize = 2000;
+/// How long the default reference probe may walk the repository.
+pub const PROBE_BUDGET: Duration = Duration::from_secs(2);
+/// Files larger than this are not searched for references.
+pub const PROBE_FILE_MAX: u64 = 1 << 20;
+/// The consumer's name in the calibration ledger.
+pub const CONSUMER: &str = "routing";
+
+/// How much verification an item deserves, least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Effort {
+    /// Read the diff once.
+    Low,
+    /// A contained change, covered by its module's tests.
+    Medium,
+    /// Across modules or an interface: the full gate.
+    High,
+    /// A subsystem rewrite, a migration, concurrency, security or persistence.
+    Xhigh,
+    /// Hard to walk back, or reaching the whole project.
+    Max,
+}
+
+impl Effort {
+    /// Every level, least first.
+    pub const ALL: [Effort; 5] = [Effort::Low, Effort::Medium, Effort::High, Effort::Xhigh, Effort::Max];
+
+    /// The level as it is written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effort::Low => "low",
+            Effort::Medium => "medium",
+            Effort::High => "high",
+            Effort::Xhigh => "xhigh",
+            Effort::Max => "max",
+        }
+    }
+
+    /// The level a catalog option names.
+    pub fn parse(s: &str) -> Option<Effort> {
+        Effort::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+}
+
+/// A routing verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemClass {
+    /// How much verification the item deserves.
+    pub effort: Effort,
+    /// Whether it needs a second reviewer.
+    pub critical: bool,
+    /// Why, in words a reader can check: the rule that fired, or who moved it and from what.
+    pub reason: String,
+    /// The paths the item names that exist in the repository (only when a provider decided).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+}
+
+/// The words that make an item critical. The earlier build's list, with its stems reaching
+/// their words (`migrat`, `destruct`) and its nouns their plurals and inflections.
+const CRITICAL_WORDS: &str = r"billing|payments?|invoices?|charges?|checkouts?|subscriptions?|stripe|paywalls?|auth|authn|authz|authenticat(?:e|es|ed|ing|ion|ions)|authori[sz](?:e|es|ed|ing|ation|ations)|logins?|signups?|sessions?|passwords?|credentials?|secrets?|tokens?|api[\s-]?keys?|oauth|jwts?|crypto|encrypt(?:s|ed|ing|ion)?|decrypt(?:s|ed|ing|ion)?|signing|security|permissions?|access[\s-]?control|rbac|migrat(?:e|es|ed|ing|ion|ions)?|schemas?|ddl|drop\s+table|databases?|destruct(?:ive|ion)?|irreversible|delet(?:e|es|ed|ing|ion|ions)|deploy(?:s|ed|ing|ment|ments)?|releas(?:e|es|ed|ing)|production|infra|terraform|kubernetes|dns";
+/// The critical words whose mistakes are sharpest: max effort.
+const SHARP_WORDS: &str = r"migrat(?:e|es|ed|ing|ion|ions)?|schemas?|ddl|drop\s+table|irreversible|destruct(?:ive|ion)?|payments?|billing|crypto|security|auth|authenticat(?:e|es|ed|ing|ion|ions)|authori[sz](?:e|es|ed|ing|ation|ations)";
+/// The words of a cosmetic item.
+const TRIVIAL_WORDS: &str = r"typo|rename|renaming|comment|comments|docs?|readme|changelog|format|formatting|lint|whitespace|wording|copy[\s-]?edit|label|spelling|punctuation|bump\s+version";
+/// A charter that says the project is high-risk.
+const HIGH_RISK_WORDS: &str = r"high[\s-]?risk|security[\s-]?critical|handles?\s+(?:money|payments?|pii|secrets?)";
+
+/// Whole words, ASCII word boundaries, case-insensitive, as the earlier build's JS regexes.
+fn words(alternatives: &str) -> Regex {
+    Regex::new(&format!(r"(?i)(?-u:\b)(?:{alternatives})(?-u:\b)")).unwrap_or_else(|e| unreachable!("{e}"))
+}
+
+static CRITICAL: LazyLock<Regex> = LazyLock::new(|| words(CRITICAL_WORDS));
+static SHARP: LazyLock<Regex> = LazyLock::new(|| words(SHARP_WORDS));
+static TRIVIAL: LazyLock<Regex> = LazyLock::new(|| words(TRIVIAL_WORDS));
+static HIGH_RISK: LazyLock<Regex> = LazyLock::new(|| words(HIGH_RISK_WORDS));
+
+/// The deterministic verdict: the first rule that matches, in order.
+///
+/// 1. a risk keyword: critical, `high` effort (`max` for a sharp one);
+/// 2. a charter that flags the project high-risk: `low` if the item is trivial, else `high`;
+/// 3. a trivial item: `low`;
+/// 4. otherwise `medium`.
+pub fn classify_item(item: &str, charter: &str) -> ItemClass {
+    // Trimmed as JS trims: Unicode white space and the byte-order mark.
+    let text = item.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let verdict =
+        |effort, critical, reason: &str| ItemClass { effort, critical, reason: reason.into(), files: Vec::new() };
+    if CRITICAL.is_match(text) {
+        return if SHARP.is_match(text) {
+            verdict(Effort::Max, true, "critical: matches risk keyword (sharp edge \u{2192} max effort)")
+        } else {
+            verdict(Effort::High, true, "critical: matches risk keyword")
+        };
+    }
+    if HIGH_RISK.is_match(charter) {
+        return if TRIVIAL.is_match(text) {
+            verdict(Effort::Low, false, "trivial item (charter high-risk, but cosmetic)")
+        } else {
+            verdict(Effort::High, false, "charter flags the project high-risk")
+        };
+    }
+    if TRIVIAL.is_match(text) {
+        return verdict(Effort::Low, false, "trivial: cosmetic / low blast radius");
+    }
+    verdict(Effort::Medium, false, "default: ordinary change")
+}
+
+/// The state the provider judges: structured evidence, counted by code.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evidence {
+    /// The plan item, as written.
+    pub item: String,
+    /// The paths the item names that exist under the repository root, sorted.
+    pub files: Vec<String>,
+    /// For each path, how many other files in the repository mention it.
+    pub references: BTreeMap<String, usize>,
+    /// When the reference walk stopped before the whole repository: counts are lower bounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub references_incomplete: Option<String>,
+    /// The charter's first [`CHARTER_MAX`] characters.
+    pub charter_excerpt: String,
+}
+
+/// How many other files mention each path.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct References {
+    /// Path to the number of other files that mention it.
+    pub counts: BTreeMap<String, usize>,
+    /// Set when the walk stopped early, saying why: the counts are lower bounds.
+    pub incomplete: Option<String>,
+}
+
+/// Counts references to paths. The default walks the repository; tests inject counts.
+pub trait Probe: Sync {
+    /// How many other files mention each of `paths`.
+    fn references(&self, paths: &[String]) -> References;
+}
+
+/// The default probe: walks the repository as ripgrep does (honouring `.gitignore`, skipping
+/// hidden files), skips binary files and files over [`PROBE_FILE_MAX`], and stops at its time
+/// budget, saying so.
+#[derive(Debug, Clone)]
+pub struct RepoProbe {
+    /// The repository root.
+    pub root: PathBuf,
+    /// How long the walk may take.
+    pub budget: Duration,
+}
+
+impl RepoProbe {
+    /// A probe of `root` with the default budget.
+    pub fn new(root: impl Into<PathBuf>) -> RepoProbe {
+        RepoProbe { root: root.into(), budget: PROBE_BUDGET }
+    }
+}
+
+impl Probe for RepoProbe {
+    fn references(&self, paths: &[String]) -> References {
+        let mut out = References { counts: paths.iter().map(|p| (p.clone(), 0)).collect(), incomplete: None };
+        if paths.is_empty() {
+            return out;
+        }
+        let Ok(finder) = aho_corasick::AhoCorasick::new(paths) else { return out };
+        let started = Instant::now();
+        let counts: Vec<AtomicUsize> = paths.iter().map(|_| AtomicUsize::new(0)).collect();
+        let (read, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let walker = ignore::WalkBuilder::new(&self.root).threads(threads).build_parallel();
+        walker.run(|| {
+            let (finder, counts, read, stopped) = (&finder, &counts, &read, &stopped);
+            let root = &self.root;
+            Box::new(move |entry| {
+                if started.elapsed() > self.budget {
+                    stopped.store(true, Ordering::Relaxed);
+                    return ignore::WalkState::Quit;
+                }
+                let Ok(entry) = entry else { return ignore::WalkState::Continue };
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    return ignore::WalkState::Continue;
+                }
+                if entry.metadata().map_or(true, |m| m.len() > PROBE_FILE_MAX) {
+                    return ignore::WalkState::Continue;
+                }
+                let Ok(bytes) = std::fs::read(entry.path()) else { return ignore::WalkState::Continue };
+                read.fetch_add(1, Ordering::Relaxed);
+                if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+                    return ignore::WalkState::Continue; // binary
+                }
+                let own = entry.path().strip_prefix(root).ok().map(|p| p.to_string_lossy().replace('\\', "/"));
+                let mut seen = BTreeSet::new();
+                for m in finder.find_overlapping_iter(&bytes) {
+                    seen.insert(m.pattern().as_usize());
+                }
+                for i in seen {
+                    if own.as_deref() != Some(paths[i].as_str()) {
+                        counts[i].fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                ignore::WalkState::Continue
+            })
+        });
+        for (p, c) in paths.iter().zip(&counts) {
+            out.counts.insert(p.clone(), c.load(Ordering::Relaxed));
+        }
+        if stopped.load(Ordering::Relaxed) {
+            out.incomplete = Some(format!(
+                "the reference walk stopped at its {} ms budget after {} files; counts are lower bounds",
+                self.budget.as_millis(),
+                read.load(Ordering::Relaxed)
+            ));
+        }
+        out
+    }
+}
+
+static BACKTICKED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"`([^`\s]+\.[A-Za-z0-9]{1,6})`").unwrap_or_else(|e| unreachable!("{e}")));
+static BARE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:\A|[\s(])([A-Za-z0-9_./-]+/[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,6})")
+        .unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// The paths an item names (backticked, or bare `dir/file.ext`) that exist under `root`,
+/// sorted: never absolute, never through `..`, never a link that leads out of the root.
+pub fn named_paths(item: &str, root: &Path) -> Vec<String> {
+    let named = BACKTICKED.captures_iter(item).chain(BARE.captures_iter(item)).filter_map(|c| c.get(1));
+    let candidates: Vec<String> = named.map(|m| m.as_str().to_string()).collect();
+    existing(candidates, root)
+}
+
+/// The candidates that are files or directories inside `root`, sorted and deduplicated.
+fn existing(candidates: impl IntoIterator<Item = String>, root: &Path) -> Vec<String> {
+    let Ok(real_root) = root.canonicalize() else { return Vec::new() };
+    let kept: BTreeSet<String> = candidates
+        .into_iter()
+        .filter(|p| {
+            let path = Path::new(p);
+            let inside = !path.is_absolute()
+                && path
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+            inside && root.join(path).canonicalize().is_ok_and(|real| real.starts_with(&real_root))
+        })
+        .collect();
+    kept.into_iter().collect()
+}
+
+/// The evidence for an item: the named paths that exist (or `files`, filtered the same way),
+/// their reference counts, and the charter's first [`CHARTER_MAX`] characters.
+pub fn gather_evidence(
+    item: &str,
+    charter: &str,
+    root: &Path,
+    files: Option<&[String]>,
+    probe: &dyn Probe,
+) -> Evidence {
+    let files = match files {
+        Some(given) => existing(given.iter().cloned(), root),
+        None => named_paths(item, root),
+    };
+    let refs = probe.references(&files);
+    Evidence {
+        item: item.to_string(),
+        references: refs.counts,
+        references_incomplete: refs.incomplete,
+        files,
+        charter_excerpt: charter.chars().take(CHARTER_MAX).collect(),
+    }
+}
+
+/// What decided a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DecidedBy {
+    /// The keyword rules: nothing the provider said moved it.
+    Classifier,
+    /// A confident answer moved it.
+    Provider,
+}
+
+/// A routing request.
+pub struct RouteRequest<'a> {
+    /// The plan item's text.
+    pub item: String,
+    /// The project charter (may be empty).
+    pub charter: String,
+    /// The repository the item's paths are relative to.
+    pub repo_root: PathBuf,
+    /// The paths to judge, instead of those the item names (filtered the same way).
+    pub files: Option<Vec<String>>,
+    /// The reference probe; `None` walks `repo_root` with [`RepoProbe`].
+    pub probe: Option<&'a dyn Probe>,
+    /// How to reach the seam: catalog (default `routing`), leo dir, config, provider, budget,
+    /// environment. Its questions and state are routing's own.
+    pub seam: Request<'a>,
+    /// Whether to append decision rows to the calibration ledger.
+    pub record: bool,
+}
+
+/// A routing outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Routed {
+    /// The verdict.
+    pub verdict: ItemClass,
+    /// Whether the classifier's verdict stood or a provider moved it.
+    pub decided_by: DecidedBy,
+    /// The calibration-ledger rows written, one per answered question.
+    pub recorded: Vec<Recorded>,
+    /// The seam's events.
+    pub events: Vec<Event>,
+    /// The evidence sent, when a provider was asked.
+    pub evidence: Option<Evidence>,
+    /// Why the rows could not be written, when they could not; the verdict is unaffected.
+    pub ledger_error: Option<String>,
+}
+
+/// Route a plan item. Never fails: every failure is the classifier's verdict.
+pub fn route(req: &RouteRequest<'_>) -> Routed {
+    let fallback = classify_item(&req.item, &req.charter);
+    let mut seam = req.seam.clone();
+    seam.questions = QUESTIONS.iter().map(|q| q.to_string()).collect();
+    if seam.catalog.is_none() {
+        seam.catalog = Some(CatalogRef::Name(CATALOG.into()));
+    }
+    let classifier = |events: Vec<Event>| Routed {
+        verdict: fallback.clone(),
+        decided_by: DecidedBy::Classifier,
+        recorded: Vec::new(),
+        events,
+        evidence: None,
+        ledger_error: None,
+    };
+    // Nothing to ask (no catalog, no provider, an invalid one, no key): no walk, no network.
+    let prepared = match prepare(&seam) {
+        Ok(p) => p,
+        Err(failed) => return classifier(failed.events),
+    };
+    let walker;
+    let probe: &dyn Probe = match req.probe {
+        Some(p) => p,
+        None => {
+            walker = RepoProbe::new(&req.repo_root);
+            &walker
+        }
+    };
+    let evidence = gather_evidence(&req.item, &req.charter, &req.repo_root, req.files.as_deref(), probe);
+    let state = serde_json::to_value(&evidence).unwrap_or_default();
+    let decision = prepared.ask(&state, ());
+    let answer = |q: &str| match decision.answer(q) {
+        Some(Ok(a)) => Some(a),
+        _ => None,
+    };
+    let bars = |q: &str| prepared.catalog().question(q).map(|q| q.thresholds);
+
+    let mut effort = fallback.effort;
+    let mut critical = fallback.critical;
+    let mut why: Vec<String> = Vec::new();
+    // Per answered question: the band actually used for its direction, and whether it moved.
+    let mut used: BTreeMap<&str, (Band, bool)> = BTreeMap::new();
+
+    // 1. effort, on the bar for the direction it pushes; an answer that agrees moves nothing.
+    if let (Some(a), Some(t)) = (answer("effort"), bars("effort")) {
+        let proposed = match &a.value {
+            AnswerValue::Choice(c) => Effort::parse(c),
+            _ => None,
+        };
+        let direction = proposed.and_then(|p| direction(p > fallback.effort, p < fallback.effort));
+        let band = band_of(&t, certainty_of(a), direction);
+        let moved = band == Band::Act && proposed.is_some_and(|p| p != effort);
+        if let (true, Some(p)) = (moved, proposed) {
+            why.push(format!("effort {}->{}", effort.as_str(), p.as_str()));
+            effort = p;
+        }
+        used.insert("effort", (band, moved));
+    }
+    // 2. irreversible sets critical on the raise bar and clears it on the lower one.
+    if let (Some(a), Some(t)) = (answer("irreversible"), bars("irreversible")) {
+        let yes = noul(a) >= 0.5;
+        let band = band_of(&t, certainty_of(a), direction(yes && !critical, !yes && critical));
+        let moved = band == Band::Act && yes != critical;
+        if moved {
+            why.push(format!("critical {critical}->{yes}"));
+            critical = yes;
+        }
+        used.insert("irreversible", (band, moved));
+    }
+    // 3. cosmetic only ever lowers, to low, and never what is critical now.
+    if let (Some(a), Some(t)) = (answer("cosmetic"), bars("cosmetic")) {
+        let band = band_of(&t, certainty_of(a), Some(Direction::Lower));
+        let moved = !critical && band == Band::Act && noul(a) >= 0.5 && effort != Effort::Low;
+        if moved {
+            why.push(format!("cosmetic: effort {}->low", effort.as_str()));
+            effort = Effort::Low;
+        }
+        used.insert("cosmetic", (band, moved));
+    }
+
+    // The ledger: one row per answered question, with the band used and whether it acted.
+    let (recorded, ledger_error) = if req.record {
+        let rows: Vec<DecisionRow> = QUESTIONS
+            .iter()
+            .filter_map(|q| {
+                let (band, acted) = used.get(q)?;
+                Some(DecisionRow::for_answer(CONSUMER, q, answer(q)?, *band, *acted))
+            })
+            .collect();
+        record(seam.leo_dir.as_deref(), rows, decision.deadline)
+    } else {
+        (Vec::new(), None)
+    };
+
+    if why.is_empty() {
+        return Routed { recorded, ledger_error, evidence: Some(evidence), ..classifier(decision.events) };
+    }
+    let model = QUESTIONS.iter().find_map(|q| answer(q)).map_or(decision.provider.as_str(), |a| a.model.as_str());
+    let verdict = ItemClass {
+        effort,
+        critical,
+        reason: format!("{}/{model}: {} (was: {})", decision.provider, why.join(", "), fallback.reason),
+        files: evidence.files.clone(),
+    };
+    Routed {
+        verdict,
+        decided_by: DecidedBy::Provider,
+        recorded,
+        events: decision.events,
+        evidence: Some(evidence),
+        ledger_error,
+    }
+}
+
+/// The direction a move would go: up, down, or none.
+fn direction(raise: bool, lower: bool) -> Option<Direction> {
+    match (raise, lower) {
+        (true, _) => Some(Direction::Raise),
+        (_, true) => Some(Direction::Lower),
+        _ => None,
+    }
+}
+
+fn noul(a: &Answer) -> f64 {
+    match a.value {
+        AnswerValue::Noul(p) => p,
+        _ => 0.5,
+    }
+}
