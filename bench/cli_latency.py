@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """CLI latency: `decisions ask` end to end (process start to JSON on stdout) against a
 loopback System One stub, side by side with one `curl` of the same request to the same stub,
-plus the no-provider path, and `decisions hook claude-code` on its silent path (a project with
-no permission.json) and deciding against the same stub. Runs are interleaved, in a fresh order each round, so machine noise hits all alike; the figure
+plus the no-provider path, `decisions hook claude-code` on its silent path (a project with
+no permission.json) and deciding against the same stub, and `decisions route` deciding a plan
+item against it (evidence gathered from a small repository, one request for three questions). Runs are interleaved, in a fresh order each round, so machine noise hits all alike; the figure
 that matters is the ratio of medians.
 
     python3 bench/cli_latency.py [--runs N] [--dynamic-baseline]
@@ -27,11 +28,18 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 CATALOG = json.loads((ROOT / "templates" / "decisions" / "permission.json").read_text())
+ROUTING = (ROOT / "templates" / "decisions" / "routing.json").read_text()
+ITEM = "make the retry loop in `src/loop.rs` back off exponentially"
 STATE = {"command": "rm -rf build/", "cwd": "/work/project"}
 ANSWERS = {
     "model": "jev-1.13.0",
     "answers": {"destructive": {"type": "score", "score": 1.15, "legend": {"0": "a", "1": "b", "2": "c", "3": "d"},
-                                "probabilities": {"0": 0.05, "1": 0.8, "2": 0.1, "3": 0.05}, "confidence": 0.73}},
+                                "probabilities": {"0": 0.05, "1": 0.8, "2": 0.1, "3": 0.05}, "confidence": 0.73},
+                # Routing's questions: one body answers every command (answers not asked are ignored).
+                "effort": {"type": "choice", "choice": "high", "confidence": 0.9,
+                           "probabilities": {"low": 0.02, "medium": 0.05, "high": 0.9, "xhigh": 0.02, "max": 0.01}},
+                "irreversible": {"type": "noul", "noul": 0.08},
+                "cosmetic": {"type": "noul", "noul": 0.05}},
     "usage": {"input_tokens": 300, "output_tokens": 10},
 }
 
@@ -109,6 +117,11 @@ def main():
         dec = project / ".leopold" / "decisions"
         dec.mkdir(parents=True)
         (dec / "permission.json").write_text(json.dumps(CATALOG))
+        (dec / "routing.json").write_text(ROUTING)
+        (project / ".git").mkdir()
+        (project / "src").mkdir()
+        (project / "src" / "loop.rs").write_text("fn main() {}\n")
+        (project / "README.md").write_text("The retry loop is in src/loop.rs.\n")
         jev = {"name": "jev", "endpoint": endpoint, "model": "jev-1.13.0", "calibrated": True,
                "calibration_source": "trained", "auth_env": "TYPESAFE_API_KEY", "timeout_ms": 5000,
                "max_options": 255, "max_state_tokens": 32000}
@@ -137,6 +150,11 @@ def main():
         _, out = timed(ask, env, bare)
         assert json.loads(out)["answers"]["destructive"]["reason"] == "no_provider", out
 
+        route = [str(BIN / "decisions"), "route", "--item", ITEM, "--no-record"]
+        _, out = timed(route, env, project)
+        routed = json.loads(out)
+        assert routed["decided_by"] == "provider" and routed["effort"] == "high", out
+
         hook_input = work / "hook.json"
         hook_input.write_text(json.dumps({
             "session_id": "s", "transcript_path": "/t", "cwd": str(bare), "permission_mode": "default",
@@ -159,6 +177,7 @@ def main():
                 "decisions ask (no provider)": (ask, bare, None),
                 "hook, silent (no permission.json)": (hook, silent, hook_silent_input),
                 "hook, decision (stub)": (hook, project, hook_stub_input),
+                "decisions route (stub)": (route, project, None),
                 "true": ([shutil.which("true")], bare, None)}
         if dynamic:
             runs["ask (no provider), dynamic link"] = ([str(dynamic)] + ask[1:], bare, None)
@@ -188,6 +207,8 @@ def main():
             print(f"no-provider, static / dynamic link (median): "
                   f"{result['decisions ask (no provider)']['median_ms'] / d:.3f}")
         print(f"hook silent median: {result['hook, silent (no permission.json)']['median_ms']:.3f} ms  (target < 5 ms)")
+        r = result["decisions route (stub)"]["median_ms"]
+        print(f"route / curl (median): {r / result['curl (stub)']['median_ms']:.3f}")
     finally:
         stub.kill()
         shutil.rmtree(work, ignore_errors=True)

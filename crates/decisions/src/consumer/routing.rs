@@ -101,9 +101,19 @@ const TRIVIAL_WORDS: &str = r"typo|rename|renaming|comment|comments|docs?|readme
 /// A charter that says the project is high-risk.
 const HIGH_RISK_WORDS: &str = r"high[\s-]?risk|security[\s-]?critical|handles?\s+(?:money|payments?|pii|secrets?)";
 
-/// Whole words, ASCII word boundaries, case-insensitive, as the earlier build's JS regexes.
+/// Whole words, as the earlier build's JS regexes read them: ASCII word boundaries, `\s` every
+/// Unicode space, and case-insensitive the way JS `/i` without `u` is, folding ASCII letters
+/// only. So the text is matched with its ASCII letters lowercased ([`folded`]) against
+/// lowercase patterns: the same matches, and plain literals a hook-speed command compiles in
+/// a fraction of the time a case-insensitive alternation takes.
 fn words(alternatives: &str) -> Regex {
-    Regex::new(&format!(r"(?i)(?-u:\b)(?:{alternatives})(?-u:\b)")).unwrap_or_else(|e| unreachable!("{e}"))
+    let alternatives = alternatives.replace(r"\s", r"(?u:\s)");
+    Regex::new(&format!(r"(?-u)\b(?:{alternatives})\b")).unwrap_or_else(|e| unreachable!("{e}"))
+}
+
+/// The text as the patterns see it: ASCII letters lowercased, everything else as it is.
+fn folded(text: &str) -> String {
+    text.to_ascii_lowercase()
 }
 
 static CRITICAL: LazyLock<Regex> = LazyLock::new(|| words(CRITICAL_WORDS));
@@ -119,7 +129,10 @@ static HIGH_RISK: LazyLock<Regex> = LazyLock::new(|| words(HIGH_RISK_WORDS));
 /// 4. otherwise `medium`.
 pub fn classify_item(item: &str, charter: &str) -> ItemClass {
     // Trimmed as JS trims: Unicode white space and the byte-order mark.
-    let text = item.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let text = folded(item.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'));
+    let text = text.as_str();
+    let charter = folded(charter);
+    let charter = charter.as_str();
     let verdict =
         |effort, critical, reason: &str| ItemClass { effort, critical, reason: reason.into(), files: Vec::new() };
     if CRITICAL.is_match(text) {
@@ -129,7 +142,7 @@ pub fn classify_item(item: &str, charter: &str) -> ItemClass {
             verdict(Effort::High, true, "critical: matches risk keyword")
         };
     }
-    if HIGH_RISK.is_match(charter) {
+    if !charter.trim().is_empty() && HIGH_RISK.is_match(charter) {
         return if TRIVIAL.is_match(text) {
             verdict(Effort::Low, false, "trivial item (charter high-risk, but cosmetic)")
         } else {
