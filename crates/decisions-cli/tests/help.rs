@@ -3,7 +3,7 @@
 
 use assert_cmd::Command;
 
-const SUBCOMMANDS: [&str; 14] = [
+const SUBCOMMANDS: [&str; 16] = [
     "ask",
     "validate",
     "schema",
@@ -18,6 +18,8 @@ const SUBCOMMANDS: [&str; 14] = [
     "hook",
     "route",
     "review",
+    "triage",
+    "batch",
 ];
 
 fn help(args: &[&str]) -> String {

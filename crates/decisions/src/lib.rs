@@ -33,6 +33,7 @@
 mod answer;
 mod ask;
 mod band;
+pub mod batch;
 mod config;
 pub mod consumer;
 mod contract;

@@ -46,6 +46,10 @@ pub trait Pace: Send + Sync {
     fn congested(&self, status: u16, wait: Duration);
 }
 
+/// Idle connections a prepared seam keeps open to its provider: one a batch worker, at the
+/// most concurrency the CLI takes, so no worker ever opens a connection another just closed.
+const IDLE: usize = 256;
+
 /// The HTTP agent a prepared seam keeps: connections are kept alive and reused across calls.
 pub(crate) fn agent() -> ureq::Agent {
     // ureq zeroes 128 KiB buffers each way by default: most of a hook's call, for a request
@@ -56,6 +60,8 @@ pub(crate) fn agent() -> ureq::Agent {
         .input_buffer_size(BUFFER)
         .output_buffer_size(BUFFER)
         .max_response_header_size(BUFFER)
+        .max_idle_connections(IDLE)
+        .max_idle_connections_per_host(IDLE)
         .build()
         .into()
 }

@@ -2,8 +2,10 @@
 //! third-party `jevcompat mock` System One server.
 //!
 //! The stub serves a script of [`Reply`]s in order (the last one repeats) and records every
-//! request it reads. Each connection gets one response and is closed. The script can be
-//! replaced while it runs ([`Stub::replace`]), so one server can play many behaviours.
+//! request it reads. Started with [`Stub::start`], each connection gets one response and is
+//! closed; started with [`Stub::keep_alive`], a connection serves request after request, as a
+//! real server does, and [`Stub::connections`] tells how many the clients opened. The script
+//! can be replaced while it runs ([`Stub::replace`]), so one server can play many behaviours.
 
 #![allow(clippy::unwrap_used)]
 
@@ -118,41 +120,77 @@ impl Recorded {
 /// A running stub server.
 pub struct Stub {
     addr: std::net::SocketAddr,
-    requests: Arc<Mutex<Vec<Recorded>>>,
-    script: Arc<Mutex<Vec<Reply>>>,
-    next: Arc<AtomicUsize>,
+    shared: Arc<Shared>,
+}
+
+/// What the server's threads share.
+struct Shared {
+    requests: Mutex<Vec<Recorded>>,
+    script: Mutex<Vec<Reply>>,
+    next: AtomicUsize,
+    connections: AtomicUsize,
+}
+
+impl Shared {
+    /// The next reply of the script (the last one repeats).
+    fn next_reply(&self) -> Reply {
+        let i = self.next.fetch_add(1, Ordering::SeqCst);
+        let script = self.script.lock().unwrap();
+        script.get(i).or(script.last()).cloned().unwrap_or(Reply::Close)
+    }
 }
 
 impl Stub {
-    /// Start serving `script` on an ephemeral loopback port.
+    /// Start serving `script` on an ephemeral loopback port, one request a connection.
     pub fn start(script: Vec<Reply>) -> Stub {
+        Stub::serving(script, false)
+    }
+
+    /// Start serving `script` with connections kept alive: each connection serves requests
+    /// until the client closes it (a reply other than [`Reply::Respond`] still closes it).
+    pub fn keep_alive(script: Vec<Reply>) -> Stub {
+        Stub::serving(script, true)
+    }
+
+    fn serving(script: Vec<Reply>, keep_alive: bool) -> Stub {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&requests);
-        let next = Arc::new(AtomicUsize::new(0));
-        let script = Arc::new(Mutex::new(script));
-        let (counter, served) = (Arc::clone(&next), Arc::clone(&script));
+        let shared = Arc::new(Shared {
+            requests: Mutex::new(Vec::new()),
+            script: Mutex::new(script),
+            next: AtomicUsize::new(0),
+            connections: AtomicUsize::new(0),
+        });
+        let served = Arc::clone(&shared);
         thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let i = counter.fetch_add(1, Ordering::SeqCst);
-                let reply = {
-                    let script = served.lock().unwrap();
-                    script.get(i).or(script.last()).cloned().unwrap_or(Reply::Close)
-                };
-                let seen = Arc::clone(&seen);
-                thread::spawn(move || serve(stream, reply, &seen));
+                // Replies go out whole, at once: no waiting on Nagle for a delayed ACK.
+                let _ = stream.set_nodelay(true);
+                served.connections.fetch_add(1, Ordering::SeqCst);
+                let shared = Arc::clone(&served);
+                if keep_alive {
+                    thread::spawn(move || while serve_kept(&stream, &shared) {});
+                } else {
+                    // The reply is the one due when the connection came, whenever it is read.
+                    let reply = shared.next_reply();
+                    thread::spawn(move || serve(stream, reply, &shared.requests));
+                }
             }
         });
-        Stub { addr, requests, script, next }
+        Stub { addr, shared }
+    }
+
+    /// Connections accepted so far.
+    pub fn connections(&self) -> usize {
+        self.shared.connections.load(Ordering::SeqCst)
     }
 
     /// Serve a new script from its first reply on, and forget the requests seen so far.
     pub fn replace(&self, script: Vec<Reply>) {
-        *self.script.lock().unwrap() = script;
-        self.next.store(0, Ordering::SeqCst);
-        self.requests.lock().unwrap().clear();
+        *self.shared.script.lock().unwrap() = script;
+        self.shared.next.store(0, Ordering::SeqCst);
+        self.shared.requests.lock().unwrap().clear();
     }
 
     /// A URL on the stub.
@@ -162,7 +200,7 @@ impl Stub {
 
     /// The requests read so far.
     pub fn requests(&self) -> Vec<Recorded> {
-        self.requests.lock().unwrap().clone()
+        self.shared.requests.lock().unwrap().clone()
     }
 }
 
@@ -181,8 +219,48 @@ pub fn refusing_url() -> String {
     url
 }
 
+/// Serve one request on a kept-alive connection; whether the connection stays open.
+fn serve_kept(stream: &TcpStream, shared: &Shared) -> bool {
+    let Some(recorded) = read_request(stream) else { return false };
+    let reply = match shared.next_reply() {
+        Reply::Computed(f) => f(&recorded),
+        other => other,
+    };
+    let Reply::Respond { status, headers, body, delay } = reply else {
+        // Anything else is served as on a one-shot connection, which it then closes.
+        if let Ok(stream) = stream.try_clone() {
+            serve_recorded(stream, recorded, reply, &shared.requests);
+        }
+        return false;
+    };
+    shared.requests.lock().unwrap().push(recorded);
+    thread::sleep(delay);
+    let mut response = response_head(status, &headers, body.len(), true);
+    response.extend_from_slice(body.as_bytes());
+    let mut out = stream;
+    out.write_all(&response).is_ok() && out.flush().is_ok()
+}
+
+/// A response's head: the status, the length, whether the connection stays open, the headers.
+fn response_head(status: u16, headers: &[(String, String)], len: usize, keep: bool) -> Vec<u8> {
+    let connection = if keep { "keep-alive" } else { "close" };
+    let mut head = format!("HTTP/1.1 {status} Stub\r\nContent-Length: {len}\r\nConnection: {connection}\r\n");
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    for (n, v) in headers {
+        head.push_str(&format!("{n}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.into_bytes()
+}
+
 fn serve(stream: TcpStream, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
     let Some(recorded) = read_request(&stream) else { return };
+    serve_recorded(stream, recorded, reply, seen);
+}
+
+fn serve_recorded(stream: TcpStream, recorded: Recorded, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
     let reply = match reply {
         Reply::Computed(f) => f(&recorded),
         other => other,
@@ -192,15 +270,7 @@ fn serve(stream: TcpStream, reply: Reply, seen: &Mutex<Vec<Recorded>>) {
     match reply {
         Reply::Respond { status, headers, body, delay } => {
             thread::sleep(delay);
-            let mut head = format!("HTTP/1.1 {status} Stub\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
-            if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
-                head.push_str("Content-Type: application/json\r\n");
-            }
-            for (n, v) in headers {
-                head.push_str(&format!("{n}: {v}\r\n"));
-            }
-            head.push_str("\r\n");
-            let _ = out.write_all(head.as_bytes());
+            let _ = out.write_all(&response_head(status, &headers, body.len(), false));
             let _ = out.write_all(body.as_bytes());
             let _ = out.flush();
             let _ = out.shutdown(Shutdown::Write);

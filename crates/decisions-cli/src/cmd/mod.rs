@@ -2,6 +2,7 @@
 //! the subcommands share.
 
 mod ask;
+mod batch;
 mod card;
 mod doctor;
 mod hook;
@@ -14,6 +15,7 @@ mod review;
 mod route;
 mod schema;
 mod status;
+mod triage;
 mod validate;
 
 use std::path::{Path, PathBuf};
@@ -63,6 +65,10 @@ enum Command {
     Route(route::Args),
     /// Union a review panel's findings, and refine them: merge duplicates, demote preferences
     Review(review::Args),
+    /// Triage an issue queue: bucket each issue by kind and severity, or send it to human review
+    Triage(triage::Args),
+    /// Ask a catalog's questions about every line of a JSONL input, many at a time
+    Batch(batch::Args),
 }
 
 /// Run the parsed command; `Ok` carries the exit code.
@@ -80,8 +86,10 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Status(a) => status::run(a),
         Command::Doctor(a) => doctor::run(a),
         Command::Hook(a) => hook::run(a),
+        Command::Batch(a) => batch::run(a),
         Command::Route(a) => route::run(a),
         Command::Review(a) => review::run(a),
+        Command::Triage(a) => triage::run(a),
     }
 }
 

@@ -6,11 +6,12 @@
 //! answer is not usable), and records what it decided in the calibration ledger, returning the
 //! row ids so whoever learns the outcome can record it against them. One file a consumer:
 //! `permission` (the agent hook's semantic axis), `routing` (plan items), `review` (a review
-//! panel's findings).
+//! panel's findings), `triage` (an issue queue, on the batch engine).
 
 pub mod permission;
 pub mod review;
 pub mod routing;
+pub mod triage;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
