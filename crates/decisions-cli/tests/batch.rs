@@ -165,7 +165,8 @@ fn a_bad_input_line_is_a_typed_failure_naming_it_and_the_batch_goes_on() {
     let stub = provider(|_| Duration::ZERO);
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")));
     let input = root.join("items.jsonl");
-    let mut text = b"{\"id\": 1, \"n\": 1}\nnot json at all\n[1, 2]\n".to_vec();
+    // Line 1 is not JSON and item 1 is on line 2: neither hides the other.
+    let mut text = b"not json at all\n{\"id\": 1, \"n\": 1}\n[1, 2]\n".to_vec();
     text.extend_from_slice(b"{\"id\": 4, \"n\": \xff\xfe}\n\n{\"id\": 6, \"n\": 6}\n");
     std::fs::write(&input, text).expect("write");
     let out = root.join("out.jsonl");
@@ -175,17 +176,23 @@ fn a_bad_input_line_is_a_typed_failure_naming_it_and_the_batch_goes_on() {
         .arg("--output")
         .arg(&out));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let by_id: BTreeMap<u64, Value> = lines(&out).into_iter().map(|l| (l["id"].as_u64().expect("id"), l)).collect();
-    assert_eq!(by_id.keys().copied().collect::<Vec<_>>(), [1, 2, 3, 4, 6], "a bad line's id is its line number");
-    for (id, starts) in
-        [(2, "input line 2: not JSON"), (3, "input line 3: not a JSON object"), (4, "input line 4: not UTF-8")]
+    let by_id: BTreeMap<String, Value> = lines(&out).into_iter().map(|l| (l["id"].to_string(), l)).collect();
+    let keys: Vec<&str> = by_id.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["\"line 1\"", "\"line 3\"", "\"line 4\"", "1", "6"],
+        "a line that is not an object is \"line N\""
+    );
+    for (n, starts) in
+        [(1, "input line 1: not JSON"), (3, "input line 3: not a JSON object"), (4, "input line 4: not UTF-8")]
     {
-        let failure = &by_id[&id]["answers"]["ok"];
+        let line = &by_id[&format!("\"line {n}\"")];
+        let failure = &line["answers"]["ok"];
         assert_eq!((failure["ok"].clone(), failure["reason"].clone()), (json!(false), json!("validation")));
         assert!(failure["detail"].as_str().is_some_and(|d| d.starts_with(starts)), "{failure}");
-        assert!(by_id[&id].get("transient").is_none(), "a bad line is final");
+        assert!(line.get("transient").is_none(), "a bad line is final");
     }
-    assert_eq!((by_id[&1]["usable"].clone(), by_id[&6]["usable"].clone()), (json!(true), json!(true)));
+    assert_eq!((by_id["1"]["usable"].clone(), by_id["6"]["usable"].clone()), (json!(true), json!(true)));
     assert_eq!(stub.requests().len(), 2, "bad lines ask nobody");
     assert!(r.stderr.contains("5 items: 2 answered, 2 usable, failed questions: validation 3"), "{}", r.stderr);
 }

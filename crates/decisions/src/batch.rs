@@ -195,7 +195,8 @@ impl Default for Shape {
 pub struct Item {
     /// Its 1-based line in the input.
     pub line: usize,
-    /// Its id: the id field's value, else the line number.
+    /// Its id: the id field's value, else the line number; `"line N"` for a line that is not a
+    /// JSON object.
     pub id: Value,
     /// The state to ask about, or why the line gives none (naming the line).
     pub state: Result<Value, String>,
@@ -209,7 +210,7 @@ impl Shape {
         let parsed: Result<Value, String> =
             serde_json::from_str(text).map_err(|e| format!("input line {line}: not JSON: {e}"));
         let (id, state, input) = match parsed {
-            Err(e) => (json!(line), Err(e), Value::Null),
+            Err(e) => (unread(line), Err(e), Value::Null),
             Ok(Value::Object(obj)) => {
                 let id = self.id_fields.iter().find_map(|f| obj.get(f).filter(|v| !v.is_null()));
                 let state = match &self.state {
@@ -222,10 +223,16 @@ impl Shape {
                 };
                 (id.cloned().unwrap_or(json!(line)), state, Value::Object(obj))
             }
-            Ok(other) => (json!(line), Err(format!("input line {line}: not a JSON object")), other),
+            Ok(other) => (unread(line), Err(format!("input line {line}: not a JSON object")), other),
         };
         Item { line, id, state, input }
     }
+}
+
+/// The id of a line that is not a JSON object: `"line N"`, which no numeric id in the input
+/// can collide with (a bare line number could, and the real item would be skipped as a repeat).
+fn unread(line: usize) -> Value {
+    json!(format!("line {line}"))
 }
 
 /// The input as JSON lines: a JSON array (as `gh ... --json` prints) is streamed element by
@@ -409,7 +416,7 @@ impl Summary {
 
     /// The one line a run ends with.
     pub fn line(&self) -> String {
-        let mut head = format!("{} items", self.items);
+        let mut head = format!("{} item{}", self.items, if self.items == 1 { "" } else { "s" });
         if self.skipped > 0 {
             head.push_str(&format!(" ({} already done)", self.skipped));
         }
@@ -603,7 +610,7 @@ impl ReadCounts {
                 Ok(text) => shape.item(n, text),
                 Err(e) => Item {
                     line: n,
-                    id: json!(n),
+                    id: unread(n),
                     state: Err(format!("input line {n}: not UTF-8 text ({e})")),
                     input: Value::Null,
                 },

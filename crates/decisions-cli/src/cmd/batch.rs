@@ -284,11 +284,7 @@ fn progress(total: Option<u64>) -> Option<indicatif::ProgressBar> {
         Some(n) => indicatif::ProgressBar::new(n),
         None => indicatif::ProgressBar::new_spinner(),
     };
-    let template = if total.is_some() {
-        "{bar:30} {pos}/{len} {per_sec} ETA {eta} {msg}"
-    } else {
-        "{spinner} {pos} items {per_sec} {msg}"
-    };
+    let template = if total.is_some() { "{bar:30} {pos}/{len} {msg} ETA {eta}" } else { "{spinner} {pos} items {msg}" };
     if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
@@ -298,10 +294,13 @@ fn progress(total: Option<u64>) -> Option<indicatif::ProgressBar> {
 
 fn show(bar: &indicatif::ProgressBar, s: &Summary) {
     bar.set_position(s.asked + s.skipped + s.duplicates);
+    let rate = s.asked as f64 / bar.elapsed().as_secs_f64().max(1e-3);
+    let mut message = format!("{rate:.0} items/s");
     if !s.failures.is_empty() {
         let parts: Vec<String> = s.failures.iter().map(|(r, n)| format!("{r} {n}")).collect();
-        bar.set_message(parts.join(", "));
+        message.push_str(&format!(", failed: {}", parts.join(", ")));
     }
+    bar.set_message(message);
 }
 
 /// One decision row per answered question of an item; the ids by question.
