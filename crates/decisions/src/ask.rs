@@ -457,10 +457,13 @@ fn prepare_from(request: &Request<'_>, started: Instant) -> Result<Prepared, Dec
     }
     let wire = wire_of(&name).unwrap_or(Wire::None);
 
-    // 5. The key.
-    let Some(key) = request.env.get(&descriptor.auth_env) else {
-        let detail = format!("{} is not set", descriptor.auth_env);
-        return fail(&name, source, FailureReason::Auth, detail);
+    // 5. The key, when the provider takes one.
+    let key = match &descriptor.auth_env {
+        None => String::new(),
+        Some(var) => match request.env.get(var) {
+            Some(key) => key,
+            None => return fail(&name, source, FailureReason::Auth, format!("{var} is not set")),
+        },
     };
     let budget_ms = request.timeout_ms.unwrap_or(descriptor.timeout_ms);
     Ok(Prepared {

@@ -394,7 +394,7 @@ mod tests {
             model: String::new(),
             calibrated: false,
             calibration_source: None,
-            auth_env: String::new(),
+            auth_env: None,
             timeout_ms: 0,
             max_options: 0,
             max_state_tokens: 0,

@@ -28,8 +28,10 @@ pub struct Descriptor {
     /// Where a calibration claim comes from: `trained` or `operator-declared`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration_source: Option<String>,
-    /// The environment variable that holds the key.
-    pub auth_env: String,
+    /// The environment variable that holds the key; absent or null for an endpoint that takes
+    /// none (no Authorization header is sent then). `jev`, `openrouter` and `vercel` need one.
+    #[serde(default)]
+    pub auth_env: Option<String>,
     /// The whole ask's budget, in milliseconds.
     pub timeout_ms: u64,
     /// The most options a choice may have on this provider.
@@ -50,13 +52,18 @@ pub enum Wire {
 }
 
 /// The names this build knows, each with its wire shape.
-pub const REGISTRY: [(&str, Wire); 5] = [
+pub const REGISTRY: [(&str, Wire); 6] = [
     ("jev", Wire::SystemOne),
     ("openrouter", Wire::ChatCompletions),
     ("vercel", Wire::ChatCompletions),
+    ("local", Wire::ChatCompletions),
     ("generic", Wire::SystemOne),
     (NONE, Wire::None),
 ];
+
+/// The hosted providers, which always take a key: a descriptor for one without `auth_env` is
+/// a mistake, not a keyless endpoint.
+pub const KEYED: [&str; 3] = ["jev", "openrouter", "vercel"];
 
 /// The wire shape of a name this build knows.
 pub fn wire_of(name: &str) -> Option<Wire> {
@@ -75,7 +82,7 @@ fn descriptor(
     model: &str,
     calibrated: bool,
     source: Option<&str>,
-    auth_env: &str,
+    auth_env: Option<&str>,
     timeout_ms: u64,
     max_options: u32,
 ) -> Descriptor {
@@ -85,7 +92,7 @@ fn descriptor(
         model: model.into(),
         calibrated,
         calibration_source: source.map(String::from),
-        auth_env: auth_env.into(),
+        auth_env: auth_env.map(String::from),
         timeout_ms,
         max_options,
         max_state_tokens: 32_000,
@@ -101,7 +108,7 @@ pub fn builtin(name: &str) -> Option<Descriptor> {
             "jev-1.13.0",
             true,
             Some("trained"),
-            "TYPESAFE_API_KEY",
+            Some("TYPESAFE_API_KEY"),
             5000,
             255,
         ),
@@ -111,7 +118,7 @@ pub fn builtin(name: &str) -> Option<Descriptor> {
             "",
             false,
             None,
-            "OPENROUTER_API_KEY",
+            Some("OPENROUTER_API_KEY"),
             20_000,
             64,
         ),
@@ -121,14 +128,19 @@ pub fn builtin(name: &str) -> Option<Descriptor> {
             "",
             false,
             None,
-            "AI_GATEWAY_API_KEY",
+            Some("AI_GATEWAY_API_KEY"),
             20_000,
             64,
         ),
-        "generic" => {
-            descriptor("generic", "", "", true, Some("operator-declared"), "LEOPOLD_DECISIONS_API_KEY", 5000, 255)
+        // llama.cpp's llama-server (and vLLM, LM Studio, Ollama) on this machine: no key, any
+        // model name (a server that serves one model ignores it), uncalibrated.
+        "local" => {
+            descriptor("local", "http://127.0.0.1:8080/v1/chat/completions", "local", false, None, None, 20_000, 64)
         }
-        NONE => descriptor(NONE, "", "", false, None, "", 0, 0),
+        "generic" => {
+            descriptor("generic", "", "", true, Some("operator-declared"), Some("LEOPOLD_DECISIONS_API_KEY"), 5000, 255)
+        }
+        NONE => descriptor(NONE, "", "", false, None, None, 0, 0),
         _ => return None,
     })
 }
@@ -152,8 +164,12 @@ pub enum DescriptorError {
     EmptyEndpoint(String),
     #[error("provider \"{0}\" has no model set")]
     EmptyModel(String),
-    #[error("provider \"{0}\" has no auth_env set")]
+    #[error(
+        "provider \"{0}\" has an empty auth_env: name the variable that holds its key, or set it to null for an endpoint that takes none"
+    )]
     EmptyAuthEnv(String),
+    #[error("provider \"{0}\" takes a key: set auth_env to the variable that holds it")]
+    KeyRequired(String),
     #[error("provider \"{0}\": timeout_ms must be greater than 0")]
     Timeout(String),
     #[error("provider \"{name}\": max_options must be in 2..={CHOICE_MAX_OPTIONS}, found {found}")]
@@ -224,8 +240,10 @@ pub fn validate_descriptor(d: &Descriptor) -> Result<(), Vec<DescriptorError>> {
     if d.model.trim().is_empty() {
         errs.push(DescriptorError::EmptyModel(name.clone()));
     }
-    if d.auth_env.trim().is_empty() {
-        errs.push(DescriptorError::EmptyAuthEnv(name.clone()));
+    match &d.auth_env {
+        Some(var) if var.trim().is_empty() => errs.push(DescriptorError::EmptyAuthEnv(name.clone())),
+        None if KEYED.contains(&d.name.as_str()) => errs.push(DescriptorError::KeyRequired(name.clone())),
+        _ => {}
     }
     if d.timeout_ms == 0 {
         errs.push(DescriptorError::Timeout(name.clone()));
@@ -260,7 +278,7 @@ mod tests {
     use super::*;
 
     fn jev() -> Descriptor {
-        builtin("jev").unwrap_or_else(|| descriptor("x", "", "", false, None, "", 0, 0))
+        builtin("jev").unwrap_or_else(|| descriptor("x", "", "", false, None, None, 0, 0))
     }
 
     #[test]
@@ -270,30 +288,36 @@ mod tests {
             (j.endpoint.as_str(), j.model.as_str(), j.calibrated, j.timeout_ms, j.max_options, j.max_state_tokens),
             ("https://api.typesafe.ai/v1/systemone", "jev-1.13.0", true, 5000, 255, 32_000)
         );
-        assert_eq!(j.auth_env, "TYPESAFE_API_KEY");
+        assert_eq!(j.auth_env.as_deref(), Some("TYPESAFE_API_KEY"));
         let o = builtin("openrouter").unwrap_or_else(jev);
         assert_eq!((o.model.as_str(), o.calibrated, o.timeout_ms, o.max_options), ("", false, 20_000, 64));
-        assert_eq!(o.auth_env, "OPENROUTER_API_KEY");
+        assert_eq!(o.auth_env.as_deref(), Some("OPENROUTER_API_KEY"));
         let v = builtin("vercel").unwrap_or_else(jev);
         assert_eq!(
-            (v.endpoint.as_str(), v.auth_env.as_str()),
-            ("https://ai-gateway.vercel.sh/v1/chat/completions", "AI_GATEWAY_API_KEY")
+            (v.endpoint.as_str(), v.auth_env.as_deref()),
+            ("https://ai-gateway.vercel.sh/v1/chat/completions", Some("AI_GATEWAY_API_KEY"))
         );
         let g = builtin("generic").unwrap_or_else(jev);
         assert_eq!(
-            (g.calibration_source.as_deref(), g.auth_env.as_str()),
-            (Some("operator-declared"), "LEOPOLD_DECISIONS_API_KEY")
+            (g.calibration_source.as_deref(), g.auth_env.as_deref()),
+            (Some("operator-declared"), Some("LEOPOLD_DECISIONS_API_KEY"))
         );
+        let l = builtin("local").unwrap_or_else(jev);
+        assert_eq!(
+            (l.endpoint.as_str(), l.calibrated, l.auth_env.as_deref(), l.timeout_ms, l.max_options),
+            ("http://127.0.0.1:8080/v1/chat/completions", false, None, 20_000, 64)
+        );
+        assert_eq!(validate_descriptor(&l), Ok(()));
         assert!(builtin("none").is_some());
         assert!(builtin("acme").is_none());
-        assert_eq!(known_names().collect::<Vec<_>>(), ["jev", "openrouter", "vercel", "generic", "none"]);
+        assert_eq!(known_names().collect::<Vec<_>>(), ["jev", "openrouter", "vercel", "local", "generic", "none"]);
     }
 
     #[test]
     fn templates_exclude_none() {
         let t = provider_templates();
         let names: Vec<&String> = t["providers"].as_object().map(|m| m.keys().collect()).unwrap_or_default();
-        assert_eq!(names, ["jev", "openrouter", "vercel", "generic"]);
+        assert_eq!(names, ["jev", "openrouter", "vercel", "local", "generic"]);
         assert_eq!(t["version"], "decisions/1.0");
     }
 
@@ -303,12 +327,30 @@ mod tests {
     }
 
     #[test]
+    fn a_key_is_optional_except_for_the_hosted_providers() {
+        let keyless = |name: &str| Descriptor { name: name.into(), auth_env: None, ..jev() };
+        assert_eq!(validate_descriptor(&keyless("generic")), Ok(()));
+        for name in KEYED {
+            let errs = validate_descriptor(&Descriptor {
+                endpoint: builtin(name).map(|d| d.endpoint).unwrap_or_default(),
+                ..keyless(name)
+            });
+            assert_eq!(errs, Err(vec![DescriptorError::KeyRequired(name.into())]), "{name}");
+        }
+        let parsed: Descriptor =
+            serde_json::from_value(json!({"name": "generic", "endpoint": "http://127.0.0.1:9/v1/systemone",
+            "model": "m", "calibrated": false, "timeout_ms": 5, "max_options": 4, "max_state_tokens": 9}))
+            .unwrap_or_else(|_| jev());
+        assert_eq!(parsed.auth_env, None, "auth_env may be omitted");
+    }
+
+    #[test]
     fn every_broken_descriptor_rule_is_reported() {
         let d = Descriptor {
             name: "acme".into(),
             endpoint: " ".into(),
             model: "".into(),
-            auth_env: "".into(),
+            auth_env: Some("".into()),
             timeout_ms: 0,
             max_options: 1,
             max_state_tokens: 0,
@@ -320,7 +362,7 @@ mod tests {
             vec![
                 DescriptorError::UnknownName {
                     name: "acme".into(),
-                    known: "jev, openrouter, vercel, generic, none".into()
+                    known: "jev, openrouter, vercel, local, generic, none".into()
                 },
                 DescriptorError::EmptyEndpoint("acme".into()),
                 DescriptorError::EmptyModel("acme".into()),
@@ -333,7 +375,7 @@ mod tests {
         assert_eq!(errs[2].to_string(), "provider \"acme\" has no model set");
         assert_eq!(
             errs[0].to_string(),
-            "provider \"acme\" is not known to this build (known: jev, openrouter, vercel, generic, none)"
+            "provider \"acme\" is not known to this build (known: jev, openrouter, vercel, local, generic, none)"
         );
         let nameless = Descriptor { name: "".into(), ..jev() };
         assert_eq!(validate_descriptor(&nameless), Err(vec![DescriptorError::EmptyName]));

@@ -33,6 +33,11 @@ impl SecretKey {
         SecretKey { value, windows }
     }
 
+    /// No key: the provider takes none, and no Authorization header is sent.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.value.is_empty()
+    }
+
     /// The value, for the one header that carries it.
     pub(crate) fn expose(&self) -> &str {
         &self.value

@@ -112,16 +112,19 @@ impl Call<'_> {
             if remaining.is_zero() {
                 return Err(self.timeout());
             }
-            let sent = self
+            let mut request = self
                 .agent
                 .post(self.endpoint)
                 .config()
                 .timeout_global(Some(remaining))
                 .build()
-                .header("Authorization", format!("Bearer {}", self.key.expose()))
                 .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .send(&payload[..]);
+                .header("Accept", "application/json");
+            // A keyless endpoint (a local server) gets no Authorization header at all.
+            if !self.key.is_empty() {
+                request = request.header("Authorization", format!("Bearer {}", self.key.expose()));
+            }
+            let sent = request.send(&payload[..]);
             let mut resp = match sent {
                 Ok(r) => r,
                 Err(e) => return Err(self.transport_error(e)),
@@ -189,6 +192,9 @@ pub(crate) fn status_reason(status: u16) -> FailureReason {
         400 | 422 => FailureReason::Validation,
         429 => FailureReason::RateLimit,
         503 | 529 => FailureReason::Overloaded,
+        // Not Implemented: the server is up but does not speak this route for its model (a
+        // llama-server whose model is not a decision model answers /v1/systemone so).
+        501 => FailureReason::Unsupported,
         _ => FailureReason::Transport,
     }
 }
@@ -253,6 +259,7 @@ mod tests {
             (429, FailureReason::RateLimit),
             (503, FailureReason::Overloaded),
             (529, FailureReason::Overloaded),
+            (501, FailureReason::Unsupported),
             (500, FailureReason::Transport),
             (502, FailureReason::Transport),
             (404, FailureReason::Transport),

@@ -74,9 +74,10 @@ fn probabilities_come_from_the_logprobs_renormalised_over_the_enum() {
     assert_eq!(a.model, "vendor/model-1-served");
     assert!(!a.estimated);
     let p = a.probabilities.clone().unwrap_or_default();
-    assert!((p.get("high").unwrap_or(0.0) - 0.9 / 0.96).abs() < 1e-9);
-    assert_eq!(p.get("low"), Some(0.0));
-    let expected_conf = (3.0 * 0.9 / 0.96 - 1.0) / 2.0;
+    // "low" is not listed: it is bounded by the least probability listed there (0.04), not 0.
+    assert!((p.get("high").unwrap_or(0.0) - 0.9 / 1.0).abs() < 1e-9);
+    assert!((p.get("low").unwrap_or(0.0) - 0.04 / 1.0).abs() < 1e-9);
+    let expected_conf = (3.0 * 0.9 - 1.0) / 2.0;
     assert!((a.confidence.unwrap_or(0.0) - expected_conf).abs() < 1e-9);
     assert!(stub.requests()[0].json().get("provider").is_none(), "require_parameters is openrouter's");
 }
@@ -90,10 +91,17 @@ fn a_noul_and_a_score_are_read_from_their_enums() {
     let Some(Ok(a)) = d.answer("risky") else { panic!("{:#}", json_of(&d)) };
     assert!(matches!(a.value, AnswerValue::Noul(p) if (p - 0.8).abs() < 1e-9));
     assert_eq!(a.confidence, None);
-    let stub = Stub::start(vec![Reply::json(&completion("2", &[("2", 0.5), ("1", 0.5)]))]);
+    let stub = Stub::start(vec![Reply::json(&completion("2", &[("2", 0.6), ("1", 0.3), ("0", 0.1)]))]);
     let d = ask(&request(&leo, &["severity"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
     let Some(Ok(a)) = d.answer("severity") else { panic!("{:#}", json_of(&d)) };
-    assert!(matches!(a.value, AnswerValue::Score { score, .. } if score == 1.5));
+    assert!(matches!(a.value, AnswerValue::Score { score, .. } if (score - 1.5).abs() < 1e-9));
+    // Level 0 unlisted is bounded by the least listed there (0.3), not counted as 0.
+    let stub = Stub::start(vec![Reply::json(&completion("2", &[("2", 0.6), ("1", 0.3)]))]);
+    let d = ask(&request(&leo, &["severity"], explicit("openrouter", &stub.url("/v1/chat/completions"))), ());
+    let Some(Ok(a)) = d.answer("severity") else { panic!("{:#}", json_of(&d)) };
+    let p = a.probabilities.clone().unwrap_or_default();
+    assert!((p.get("0").unwrap_or(0.0) - 0.25).abs() < 1e-9, "{p:?}");
+    assert!(matches!(a.value, AnswerValue::Score { score, .. } if (score - 1.25).abs() < 1e-9));
 }
 
 #[test]

@@ -60,7 +60,8 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
     let descriptor_problems: Vec<String> = live
         .map(|d| decisions::validate_descriptor(d).err().unwrap_or_default().iter().map(ToString::to_string).collect())
         .unwrap_or_default();
-    let key_set = live.map(|d| env.get(&d.auth_env).is_some());
+    // A keyless endpoint needs none: its key counts as set.
+    let key_set = live.map(|d| d.auth_env.as_ref().is_none_or(|var| env.get(var).is_some()));
     let against = descriptor.clone().ok().or_else(|| decisions::builtin(decisions::NONE));
     let catalogs = leo.as_deref().map(|l| catalogs(l, against.as_ref())).unwrap_or_default();
     let ledger = leo.as_deref().and_then(|l| {
@@ -84,8 +85,8 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
         Err(m) => missing.push(m.clone()),
         Ok(d) => {
             missing.extend(descriptor_problems.iter().cloned());
-            if key_set == Some(false) {
-                missing.push(format!("{} is not set", d.auth_env));
+            if let (Some(false), Some(var)) = (key_set, &d.auth_env) {
+                missing.push(format!("{var} is not set"));
             }
             for (name, status) in &catalogs {
                 if status.is_err() {
@@ -179,8 +180,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             row("calibration", decisions::calibration_label(d).to_string());
             row("endpoint", if d.endpoint.is_empty() { "(not set)".into() } else { d.endpoint.clone() });
             row("model", if d.model.is_empty() { "(not pinned)".into() } else { d.model.clone() });
-            let set = if f.key_set == Some(true) { "is set" } else { "is not set" };
-            row("key", format!("{} {set}", d.auth_env));
+            match &d.auth_env {
+                Some(var) => {
+                    row("key", format!("{var} {}", if f.key_set == Some(true) { "is set" } else { "is not set" }))
+                }
+                None => row("key", "none needed (no auth_env: no Authorization header is sent)".into()),
+            }
             for p in &f.descriptor_problems {
                 row("descriptor", p.clone());
             }

@@ -122,7 +122,8 @@ fn decide(agent: permission::Agent, budget_ms: u64, env: &Env) -> Outcome {
     // An agent may echo a provider's key (a command that prints it): every key the environment
     // holds for a known provider is out of the input before anything reads, clips, sends or
     // logs it. The project's own key variables join once its config is read.
-    let builtin: Vec<String> = decisions::known_names().filter_map(decisions::builtin).map(|d| d.auth_env).collect();
+    let builtin: Vec<String> =
+        decisions::known_names().filter_map(decisions::builtin).filter_map(|d| d.auth_env).collect();
     let mut redactor = Redactor::from_env(env, builtin.iter().map(String::as_str));
     let hook = match read {
         Ok(_) => permission::read_call(agent, &input, &redactor),

@@ -150,8 +150,8 @@ fn todo(path: &Path, config: &str, provider: &str) -> Vec<String> {
             path.display()
         ));
     }
-    if !d.auth_env.is_empty() && Env::Process.get(&d.auth_env).is_none() {
-        out.push(format!("export {} with the key (it is read at call time, never stored)", d.auth_env));
+    if let Some(var) = d.auth_env.as_ref().filter(|v| !v.is_empty() && Env::Process.get(v).is_none()) {
+        out.push(format!("export {var} with the key (it is read at call time, never stored)"));
     }
     if !d.calibrated {
         out.push(format!(

@@ -24,7 +24,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     match &f.descriptor {
         Ok(d) if d.name != decisions::NONE => {
             parts.push(decisions::calibration_label(d).to_string());
-            parts.push(format!("{} {}", d.auth_env, if f.key_set == Some(true) { "set" } else { "not set" }));
+            parts.push(match &d.auth_env {
+                Some(var) => format!("{var} {}", if f.key_set == Some(true) { "set" } else { "not set" }),
+                None => "no key needed".into(),
+            });
         }
         Ok(_) => {}
         Err(m) => parts.push(m.clone()),

@@ -251,6 +251,14 @@ pub(crate) const SAID_MAX: usize = 80;
 /// renormalised over the enum. Options that share leading tokens are followed along the
 /// sampled path until they diverge; mass that cannot be attributed to one option makes the
 /// reading unusable (`None`), never a guess.
+///
+/// It is honest about what it did not see. `top_logprobs` are the model's raw distribution
+/// (a constrained server lists them before its grammar): an option absent from the list at the
+/// position where it leaves the sampled path is bounded by the smallest probability listed
+/// there, never counted as 0. And a reading is unusable (the answer is then `estimated`, so it
+/// never clears a floor) when a sampled token on the way to the answer is less likely than
+/// every alternative listed beside it (the grammar forced it: the model did not favour it),
+/// or when fewer than two options were seen at all.
 pub(crate) fn distribution(content: &str, tokens: &[Value], allowed: &[String]) -> Option<Probabilities> {
     let parsed: Vec<WireToken> = tokens.iter().map(|t| WireToken::deserialize(t).ok()).collect::<Option<_>>()?;
     let toks: Vec<(&str, f64, &[Value])> =
@@ -275,6 +283,10 @@ pub(crate) fn distribution(content: &str, tokens: &[Value], allowed: &[String]) 
         (0..allowed.len()).filter(|&i| quoted[i].starts_with(cand) || cand.starts_with(&quoted[i])).collect()
     };
     let mut mass = vec![0.0; allowed.len()];
+    // Options some listed or sampled token gave mass to: the ones the model was seen to weigh.
+    let mut seen = vec![false; allowed.len()];
+    // Options still on the sampled path.
+    let mut alive: Vec<usize> = (0..allowed.len()).collect();
     let mut path_p = 1.0;
     let mut sofar = String::new();
     for (k, (text, lp, top)) in toks.iter().enumerate().skip(first) {
@@ -282,25 +294,44 @@ pub(crate) fn distribution(content: &str, tokens: &[Value], allowed: &[String]) 
             if k == first { t.strip_prefix(lead).map(String::from) } else { Some(t.to_string()) }
         };
         let sampled = strip(text)?;
-        for alt in top.iter() {
-            let Ok(WireAlternative { token: t, logprob: l }) = WireAlternative::deserialize(alt) else { continue };
-            let Some(t) = strip(t) else { continue };
+        let listed: Vec<WireAlternative> = top.iter().filter_map(|a| WireAlternative::deserialize(a).ok()).collect();
+        let others: Vec<f64> = listed.iter().filter(|a| a.token != *text).map(|a| a.logprob).collect();
+        if !others.is_empty() && others.iter().all(|l| *l > *lp) {
+            return None; // forced: every alternative listed here was likelier than what was sampled
+        }
+        let floor = listed.iter().map(|a| a.logprob.exp()).filter(|p| p.is_finite()).reduce(f64::min);
+        let mut here = vec![false; allowed.len()];
+        for alt in &listed {
+            let Some(t) = strip(alt.token) else { continue };
             if t == sampled || t.is_empty() {
                 continue;
             }
             match consistent(&format!("{sofar}{t}"))[..] {
                 [] => {}
-                [only] => mass[only] += path_p * l.exp(),
+                [only] => {
+                    mass[only] += path_p * alt.logprob.exp();
+                    (seen[only], here[only]) = (true, true);
+                }
                 _ => return None,
             }
         }
         let cand = format!("{sofar}{sampled}");
-        match consistent(&cand)[..] {
+        let next = consistent(&cand);
+        // An option that leaves the path here unlisted is bounded by the least listed mass.
+        for &o in alive.iter().filter(|o| !next.contains(o) && !here[**o]) {
+            mass[o] += path_p * floor.unwrap_or(0.0);
+        }
+        match next[..] {
             [] => return None,
             [only] => {
-                mass[only] += path_p * lp.exp();
+                // The rest of the chosen option's own tokens: each one forced is a forced
+                // answer, and its mass is the whole path's, not just the part before it was
+                // told apart (the alternatives' rests are unknown, so theirs stay bounds).
+                let rest = continuation(&toks[k + 1..], quoted[only].len().saturating_sub(cand.len()))?;
+                mass[only] += path_p * lp.exp() * rest;
+                seen[only] = true;
                 let total: f64 = mass.iter().sum();
-                if !(total.is_finite() && total > 0.0) {
+                if seen.iter().filter(|s| **s).count() < 2 || !(total.is_finite() && total > 0.0) {
                     return None;
                 }
                 return Some(Probabilities(allowed.iter().cloned().zip(mass.iter().map(|m| m / total)).collect()));
@@ -308,10 +339,36 @@ pub(crate) fn distribution(content: &str, tokens: &[Value], allowed: &[String]) 
             _ => {
                 path_p *= lp.exp();
                 sofar = cand;
+                alive = next;
             }
         }
     }
     None
+}
+
+/// The probability of the tokens that finish a value once it was told apart from the other
+/// options: `left` bytes of it (its closing quote included) are still to come. A token that
+/// starts with the closing quote is not counted (what follows the value is not the answer);
+/// a token less likely than everything listed beside it makes the reading unusable.
+fn continuation(toks: &[(&str, f64, &[Value])], mut left: usize) -> Option<f64> {
+    let mut p = 1.0;
+    for (text, lp, top) in toks {
+        if left <= 1 || text.starts_with('"') {
+            break;
+        }
+        let others: Vec<f64> = top
+            .iter()
+            .filter_map(|a| WireAlternative::deserialize(a).ok())
+            .filter(|a| a.token != *text)
+            .map(|a| a.logprob)
+            .collect();
+        if !others.is_empty() && others.iter().all(|l| l > lp) {
+            return None;
+        }
+        p *= lp.exp();
+        left = left.saturating_sub(text.len());
+    }
+    Some(p)
 }
 
 /// The byte offset where the string value of `"answer"` starts (just past its opening quote).
@@ -488,9 +545,10 @@ mod tests {
             }
         }
 
-        /// With no alternatives offered, the sampled option takes all the mass, however cut.
+        /// With no alternatives offered, nothing but the sampled option was seen: the reading is
+        /// unusable (the answer is estimated), however the answer is cut.
         #[test]
-        fn without_alternatives_the_sampled_option_is_certain(
+        fn without_alternatives_the_reading_is_unusable(
             allowed in options(),
             pick in any::<prop::sample::Index>(),
             at in prop::collection::vec(0usize..64, 0..8),
@@ -498,8 +556,71 @@ mod tests {
             let chosen = pick.get(&allowed).clone();
             let content = format!("{{\"answer\":\"{chosen}\"}}");
             let tokens: Vec<Value> = cut(&content, &at).iter().map(|t| tok(t, -0.1, &[])).collect();
-            let d = distribution(&content, &tokens, &allowed);
-            prop_assert!(d.as_ref().is_some_and(|d| (p(d, &chosen) - 1.0).abs() < 1e-9), "{:?}", d);
+            prop_assert_eq!(distribution(&content, &tokens, &allowed), None);
         }
+
+        /// Where every position lists alternatives, an option nobody listed where it left the
+        /// path still gets mass (bounded by the least listed there), never 0.
+        #[test]
+        fn an_unlisted_option_is_bounded_never_zero(
+            allowed in options(),
+            pick in any::<prop::sample::Index>(),
+            rival in any::<prop::sample::Index>(),
+            chosen_lp in -0.5f64..=0.0,
+            rival_lp in -3.0f64..=-0.6,
+            filler_lp in -8.0f64..=-3.1,
+        ) {
+            let (chosen, rival) = (pick.get(&allowed).clone(), rival.get(&allowed).clone());
+            prop_assume!(chosen != rival);
+            let (tokens, content) = one_char_tokens(&chosen, chosen_lp, &rival, rival_lp, filler_lp);
+            let d = distribution(&content, &tokens, &allowed);
+            let d = d.ok_or_else(|| TestCaseError::fail("a favoured answer with a seen rival reads"))?;
+            prop_assert!((d.values().sum::<f64>() - 1.0).abs() < 1e-9, "{:?}", d);
+            for o in &allowed {
+                prop_assert!(p(&d, o) > 0.0, "{o} counted as 0: {:?}", d);
+            }
+        }
+
+        /// A sampled token less likely than everything listed beside it was forced by the
+        /// grammar: the reading is unusable, whatever else was seen.
+        #[test]
+        fn a_forced_answer_is_unusable(
+            allowed in options(),
+            pick in any::<prop::sample::Index>(),
+            rival in any::<prop::sample::Index>(),
+            chosen_lp in -14.0f64..=-9.0,
+            rival_lp in -8.0f64..=-0.1,
+            filler_lp in -8.0f64..=-0.1,
+        ) {
+            let (chosen, rival) = (pick.get(&allowed).clone(), rival.get(&allowed).clone());
+            prop_assume!(chosen != rival);
+            let (tokens, content) = one_char_tokens(&chosen, chosen_lp, &rival, rival_lp, filler_lp);
+            prop_assert_eq!(distribution(&content, &tokens, &allowed), None);
+        }
+    }
+
+    /// `{"answer":"<chosen>"}` with the value one character a token at `chosen_lp`; each value
+    /// position lists the sampled token and a filler that is no option's; the first lists the
+    /// whole `rival` too.
+    fn one_char_tokens(
+        chosen: &str,
+        chosen_lp: f64,
+        rival: &str,
+        rival_lp: f64,
+        filler_lp: f64,
+    ) -> (Vec<Value>, String) {
+        let content = format!("{{\"answer\":\"{chosen}\"}}");
+        let mut tokens = vec![tok("{\"answer\":\"", 0.0, &[])];
+        for (i, c) in chosen.chars().enumerate() {
+            let c = c.to_string();
+            let rival_whole = format!("{rival}\"");
+            let mut top = vec![(c.as_str(), chosen_lp), ("~", filler_lp)];
+            if i == 0 {
+                top.push((rival_whole.as_str(), rival_lp));
+            }
+            tokens.push(tok(&c, chosen_lp, &top));
+        }
+        tokens.push(tok("\"}", chosen_lp, &[("\"}", chosen_lp), ("~", filler_lp)]));
+        (tokens, content)
     }
 }
