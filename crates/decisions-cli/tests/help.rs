@@ -3,7 +3,7 @@
 
 use assert_cmd::Command;
 
-const SUBCOMMANDS: [&str; 16] = [
+const SUBCOMMANDS: [&str; 17] = [
     "ask",
     "validate",
     "schema",
@@ -20,6 +20,7 @@ const SUBCOMMANDS: [&str; 16] = [
     "review",
     "triage",
     "batch",
+    "eval",
 ];
 
 fn help(args: &[&str]) -> String {

@@ -165,7 +165,7 @@ impl Pace for Pacer {
 }
 
 /// How the input's lines become items.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Shape {
     /// The fields that may hold an item's id, first present wins; none, the line number is.
     pub id_fields: Vec<String>,
@@ -174,14 +174,29 @@ pub struct Shape {
 }
 
 /// Where an item's state comes from.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum StateOf {
     /// The whole input object.
     Whole,
     /// One field of it.
     Field(String),
-    /// What a consumer makes of the object (given the line number, for its errors).
-    Derived(fn(usize, &Map<String, Value>) -> Result<Value, String>),
+    /// What a consumer makes of the object (given the line number, for its errors); an error
+    /// is the item's validation failure, and nothing is asked.
+    Derived(Derive),
+}
+
+/// A consumer's way from an input object to its state.
+pub type Derive = Arc<dyn Fn(usize, &Map<String, Value>) -> Result<Value, String> + Send + Sync>;
+
+impl std::fmt::Debug for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match &self.state {
+            StateOf::Whole => "the whole object".to_string(),
+            StateOf::Field(field) => format!("field {field:?}"),
+            StateOf::Derived(_) => "derived".to_string(),
+        };
+        f.debug_struct("Shape").field("id_fields", &self.id_fields).field("state", &state).finish()
+    }
 }
 
 impl Default for Shape {
@@ -318,6 +333,8 @@ pub struct Outcome {
     /// Whether it was put to the provider: false when the seam could not be prepared (no
     /// provider, no key, no catalog), so `--resume` asks it again once that is fixed.
     pub asked: bool,
+    /// How long its ask took, from its turn to its decision.
+    pub took: Duration,
 }
 
 impl Outcome {
@@ -535,10 +552,12 @@ pub fn run(
                     if item.state.is_ok() && prepared.is_ok() && !pacer.reserve(stop) {
                         break;
                     }
+                    let started = Instant::now();
                     let decision = decide(prepared, &item);
+                    let took = started.elapsed();
                     PREPAID.with(|p| p.set(false));
                     let asked = prepared.is_ok() || item.state.is_err();
-                    if done_tx.send(Outcome { item, decision, asked }).is_err() {
+                    if done_tx.send(Outcome { item, decision, asked, took }).is_err() {
                         break;
                     }
                 }

@@ -38,6 +38,7 @@ mod config;
 pub mod consumer;
 mod contract;
 mod descriptor;
+pub mod eval;
 mod event;
 pub mod file;
 pub mod install;

@@ -1,5 +1,5 @@
-//! Test support: a scriptable HTTP/1.1 stub server on 127.0.0.1, and a launcher for the
-//! third-party `jevcompat mock` System One server.
+//! Test support: a scriptable HTTP/1.1 stub server on 127.0.0.1, a launcher for the
+//! third-party `jevcompat mock` System One server, and the local model servers ([`Peer`]).
 //!
 //! The stub serves a script of [`Reply`]s in order (the last one repeats) and records every
 //! request it reads. Started with [`Stub::start`], each connection gets one response and is
@@ -378,5 +378,87 @@ impl Drop for Jevcompat {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A local model server the tests ask: the one `scripts/test.sh` started (its URL in an
+/// environment variable), else one started here from the virtual environment and killed on
+/// drop. Either way the tests meet the real server, never a stand-in.
+pub struct Peer {
+    child: Option<Child>,
+    url: String,
+}
+
+impl Peer {
+    /// `sparrow-decider serve`: a System One decision model (`DECISIONS_TEST_SPARROW`).
+    pub fn sparrow() -> Peer {
+        Peer::shared_or("DECISIONS_TEST_SPARROW", |port| {
+            let mut c = Command::new(python_tool("sparrow-decider"));
+            c.args(["serve", "--host", "127.0.0.1", "--port", &port.to_string()]);
+            c
+        })
+    }
+
+    /// llama-server (xllamacpp) with SmolLM2-135M-Instruct (`DECISIONS_TEST_LLAMA`).
+    pub fn llama() -> Peer {
+        Peer::shared_or("DECISIONS_TEST_LLAMA", |port| {
+            let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/llama_server.py");
+            let mut c = Command::new(python_tool("python"));
+            c.arg(script).args(["--port", &port.to_string()]);
+            c
+        })
+    }
+
+    fn shared_or(var: &str, command: impl Fn(u16) -> Command) -> Peer {
+        if let Ok(url) = std::env::var(var) {
+            let peer = Peer { child: None, url: url.trim_end_matches('/').to_string() };
+            peer.wait_ready();
+            return peer;
+        }
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = command(port)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{var} is unset and the peer did not start ({e}): run scripts/test.sh"));
+        let peer = Peer { child: Some(child), url: format!("http://127.0.0.1:{port}") };
+        peer.wait_ready();
+        peer
+    }
+
+    /// Wait (up to a minute) until the server answers `GET /health` with 200, or for a server
+    /// without that route, until any `GET` is answered at all with something but 503.
+    fn wait_ready(&self) {
+        let addr = self.url.trim_start_matches("http://").to_string();
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let ready = TcpStream::connect(&addr).ok().and_then(|mut s| {
+                s.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+                s.write_all(format!("GET /health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes())
+                    .ok()?;
+                let mut head = String::new();
+                BufReader::new(s).read_line(&mut head).ok()?;
+                Some(head.starts_with("HTTP/") && !head.contains(" 503"))
+            });
+            if ready == Some(true) {
+                return;
+            }
+            assert!(Instant::now() < until, "the peer at {} did not come up within a minute", self.url);
+            thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The server's base URL, without a trailing slash.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }

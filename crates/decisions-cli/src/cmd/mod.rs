@@ -5,6 +5,7 @@ mod ask;
 mod batch;
 mod card;
 mod doctor;
+mod eval;
 mod hook;
 mod install;
 mod judgment;
@@ -69,6 +70,8 @@ enum Command {
     Triage(triage::Args),
     /// Ask a catalog's questions about every line of a JSONL input, many at a time
     Batch(batch::Args),
+    /// Evaluate a provider on labelled states: accuracy, calibration, and the bars the evidence supports
+    Eval(eval::Args),
 }
 
 /// Run the parsed command; `Ok` carries the exit code.
@@ -87,6 +90,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Doctor(a) => doctor::run(a),
         Command::Hook(a) => hook::run(a),
         Command::Batch(a) => batch::run(a),
+        Command::Eval(a) => eval::run(a),
         Command::Route(a) => route::run(a),
         Command::Review(a) => review::run(a),
         Command::Triage(a) => triage::run(a),

@@ -56,7 +56,10 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             }
         }
     };
-    let shape = Shape { id_fields: vec!["id".into(), "number".into()], state: StateOf::Derived(triage::state) };
+    let shape = Shape {
+        id_fields: vec!["id".into(), "number".into()],
+        state: StateOf::Derived(std::sync::Arc::new(triage::state)),
+    };
     let input = open_input(&input_path)?;
     let prepared = decisions::prepare(&request);
     let failure = prepared.as_ref().err().and_then(|failed| failed.answers.iter().find_map(|(_, r)| r.clone().err()));

@@ -1,0 +1,359 @@
+//! Evaluation against labelled states: how good a provider's answers to one question are
+//! before anything acts on them, and which bars the evidence supports.
+//!
+//! Each labelled item becomes a [`Scored`] answer; [`Evaluation`] gathers them into accuracy,
+//! the mean probability on the true label, the Brier score of the distribution, the expected
+//! calibration error of the certainty (what the bars are compared with), and for a score the
+//! rank correlation of the expected level with the label. The bars come from
+//! [`crate::ledger::propose_thresholds`] over the same decision and outcome rows `--record`
+//! writes: the rule `decisions ledger propose` applies to a project's ledger.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::answer::{Answer, AnswerValue, Failure, certainty_of};
+use crate::band::Band;
+use crate::contract::{Question, QuestionKind};
+use crate::ledger::{
+    CalibrationReport, DecisionRow, OutcomeRow, Proposal, Row, calibration_report, propose_thresholds,
+};
+
+/// The consumer name eval's rows carry in the calibration ledger.
+pub const CONSUMER: &str = "eval";
+
+/// A label as the question's outcomes name it: an option, a level (`"2"`), or `"true"` /
+/// `"false"`. Numbers, booleans and their string forms are all accepted where they fit.
+pub fn label_of(kind: &QuestionKind, label: &Value) -> Result<String, String> {
+    let outcomes = kind.outcomes();
+    let text = match (kind, label) {
+        (_, Value::String(s)) => s.trim().to_string(),
+        (QuestionKind::Score { .. }, Value::Number(n)) => n.to_string(),
+        (QuestionKind::Noul { .. }, Value::Bool(b)) => b.to_string(),
+        (_, Value::Null) => return Err("no \"label\"".into()),
+        (_, other) => other.to_string(),
+    };
+    if outcomes.contains(&text) {
+        Ok(text)
+    } else {
+        Err(format!("label {label} is not one of {}", outcomes.join(", ")))
+    }
+}
+
+/// One labelled item's answer, scored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// The true label.
+    pub label: String,
+    /// The answer's own outcome: the option, the nearest level, or true/false.
+    pub answered: String,
+    /// Whether the answer is the label.
+    pub correct: bool,
+    /// The gating scalar; none for an estimated answer.
+    pub certainty: Option<f64>,
+    /// The probability the answer put on the label, and the Brier score of its distribution;
+    /// none for an estimated answer (its distribution was asserted, not measured).
+    pub measured: Option<(f64, f64)>,
+    /// For a score: the expected level and the label's level.
+    pub levels: Option<(f64, f64)>,
+    /// The decision row this answer is, and its outcome (correct or not).
+    pub rows: [Row; 2],
+}
+
+/// Score an answer against its label (already checked with [`label_of`]).
+pub fn score(question: &Question, answer: &Answer, label: &str, band: Band) -> Scored {
+    let outcomes = question.kind.outcomes();
+    let (answered, probs): (String, Vec<f64>) = match &answer.value {
+        AnswerValue::Noul(p) => ((*p >= 0.5).to_string(), vec![*p, 1.0 - *p]),
+        AnswerValue::Choice(c) => (c.clone(), distribution(answer, &outcomes)),
+        AnswerValue::Score { score, .. } => {
+            let top = outcomes.len().saturating_sub(1) as f64;
+            let level = if score.is_finite() { score.round().clamp(0.0, top) as usize } else { 0 };
+            (level.to_string(), distribution(answer, &outcomes))
+        }
+    };
+    let correct = answered == label;
+    let measured = (!answer.estimated).then(|| {
+        let on_label = outcomes.iter().position(|o| o == label).and_then(|i| probs.get(i).copied()).unwrap_or(0.0);
+        let brier: f64 = match &question.kind {
+            // The binary Brier score: (p - y)^2 for the probability of yes.
+            QuestionKind::Noul { .. } => (probs[0] - if label == "true" { 1.0 } else { 0.0 }).powi(2),
+            _ => outcomes.iter().zip(&probs).map(|(o, p)| (p - if o == label { 1.0 } else { 0.0 }).powi(2)).sum(),
+        };
+        (on_label, brier)
+    });
+    let levels = match (&answer.value, label.parse::<f64>()) {
+        (AnswerValue::Score { score, .. }, Ok(l)) => Some((*score, l)),
+        _ => None,
+    };
+    let decision = DecisionRow::for_answer(CONSUMER, &question.id, answer, band, false);
+    let outcome = OutcomeRow::new(&decision.id, Some(correct), Some(format!("labelled {label}")));
+    Scored {
+        label: label.to_string(),
+        answered,
+        correct,
+        certainty: certainty_of(answer),
+        measured,
+        levels,
+        rows: [Row::Decision(decision), Row::Outcome(outcome)],
+    }
+}
+
+/// The answer's probabilities in the order of `outcomes` (0 for an outcome it does not name).
+fn distribution(answer: &Answer, outcomes: &[String]) -> Vec<f64> {
+    let probs = answer.probabilities.as_ref();
+    outcomes.iter().map(|o| probs.and_then(|p| p.get(o)).unwrap_or(0.0)).collect()
+}
+
+/// What an evaluation found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evaluation {
+    /// The question.
+    pub question: String,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The provider and model that answered (the first answer's).
+    pub provider: Option<String>,
+    /// The model.
+    pub model: Option<String>,
+    /// Labelled items read.
+    pub items: usize,
+    /// Items answered.
+    pub answered: usize,
+    /// Answered items whose distribution was asserted, not measured (no certainty).
+    pub estimated: usize,
+    /// Input lines that gave no state or label, each named.
+    pub invalid: Vec<String>,
+    /// Failures by reason.
+    pub failures: BTreeMap<String, usize>,
+    /// The share of answered items whose answer was the label.
+    pub accuracy: Option<f64>,
+    /// The mean probability put on the true label, over measured answers.
+    pub mean_p_label: Option<f64>,
+    /// The mean Brier score of the distribution against the label, over measured answers.
+    pub brier: Option<f64>,
+    /// The expected calibration error of certainty against correctness (10 bins).
+    pub ece: Option<f64>,
+    /// For a score: Spearman's rank correlation of the expected level with the label.
+    pub rank_correlation: Option<f64>,
+    /// The act bar the evidence supports, by `ledger propose`'s rule.
+    pub proposal: Option<Proposal>,
+    /// Accuracy against certainty by bin, as `ledger report` gives it.
+    pub calibration: Option<CalibrationReport>,
+}
+
+impl Evaluation {
+    /// Gather scored answers, failures and invalid lines.
+    pub fn new(
+        question: &Question,
+        scored: &[Scored],
+        answers: &[&Answer],
+        failures: &[Failure],
+        invalid: Vec<String>,
+    ) -> Evaluation {
+        let mean = |xs: &mut dyn Iterator<Item = f64>| {
+            let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+            (n > 0).then(|| sum / n as f64)
+        };
+        let rows: Vec<Row> = scored.iter().flat_map(|s| s.rows.iter().cloned()).collect();
+        let mut failed: BTreeMap<String, usize> = BTreeMap::new();
+        for f in failures {
+            *failed.entry(f.reason.to_string()).or_default() += 1;
+        }
+        let levels: Vec<(f64, f64)> = scored.iter().filter_map(|s| s.levels).collect();
+        Evaluation {
+            question: question.id.clone(),
+            kind: question.kind.type_name(),
+            provider: answers.first().map(|a| a.provider.clone()),
+            model: answers.first().map(|a| a.model.clone()),
+            items: scored.len() + failures.len() + invalid.len(),
+            answered: scored.len(),
+            estimated: scored.iter().filter(|s| s.certainty.is_none()).count(),
+            invalid,
+            failures: failed,
+            accuracy: mean(&mut scored.iter().map(|s| if s.correct { 1.0 } else { 0.0 })),
+            mean_p_label: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.0))),
+            brier: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.1))),
+            ece: calibration_report(&rows).first().map(|r| r.ece),
+            rank_correlation: matches!(question.kind, QuestionKind::Score { .. }).then(|| spearman(&levels)).flatten(),
+            proposal: propose_thresholds(&rows).into_iter().next(),
+            calibration: calibration_report(&rows).into_iter().next(),
+        }
+    }
+
+    /// The report a person reads.
+    pub fn text(&self, current: &crate::contract::Thresholds) -> String {
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+        let mut out = format!(
+            "question {} ({}), provider {}, model {}\n",
+            self.question,
+            self.kind,
+            self.provider.as_deref().unwrap_or("-"),
+            self.model.as_deref().unwrap_or("-")
+        );
+        out.push_str(&format!(
+            "items {}: {} answered ({} of them estimated, so without a certainty), {} failed, {} invalid\n",
+            self.items,
+            self.answered,
+            self.estimated,
+            self.failures.values().sum::<usize>(),
+            self.invalid.len()
+        ));
+        for (reason, n) in &self.failures {
+            out.push_str(&format!("  failed: {reason} {n}\n"));
+        }
+        for line in self.invalid.iter().take(5) {
+            out.push_str(&format!("  invalid: {line}\n"));
+        }
+        if self.invalid.len() > 5 {
+            out.push_str(&format!("  invalid: and {} more\n", self.invalid.len() - 5));
+        }
+        let measured = self.answered - self.estimated;
+        out.push_str(&format!("accuracy                   {}\n", f(self.accuracy)));
+        out.push_str(&format!(
+            "mean p(true label)         {}  (over {measured} measured answers)\n",
+            f(self.mean_p_label)
+        ));
+        out.push_str(&format!("Brier (distribution)       {}\n", f(self.brier)));
+        out.push_str(&format!("ECE (certainty, 10 bins)   {}\n", f(self.ece)));
+        if self.kind == "score" {
+            out.push_str(&format!(
+                "rank correlation           {}  (Spearman, expected level against label)\n",
+                f(self.rank_correlation)
+            ));
+        }
+        out.push_str(&format!(
+            "current bars               floor {} escalate {} act {}\n",
+            current.floor, current.escalate, current.act
+        ));
+        match &self.proposal {
+            Some(p) => out.push_str(&format!(
+                "proposed act bar           {}  {}\n",
+                p.act.map_or("-".to_string(), |a| format!("{:.3}", crate::ledger::display_bar(a))),
+                p.reasoning
+            )),
+            None => out.push_str("proposed act bar           -  no answer had a certainty\n"),
+        }
+        out
+    }
+}
+
+/// Spearman's rank correlation (average ranks for ties); none for fewer than 3 pairs or a
+/// constant side.
+pub fn spearman(pairs: &[(f64, f64)]) -> Option<f64> {
+    if pairs.len() < 3 {
+        return None;
+    }
+    let ranks = |xs: Vec<f64>| -> Vec<f64> {
+        let mut order: Vec<usize> = (0..xs.len()).collect();
+        order.sort_by(|a, b| xs[*a].total_cmp(&xs[*b]));
+        let mut r = vec![0.0; xs.len()];
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i;
+            while j + 1 < order.len() && xs[order[j + 1]] == xs[order[i]] {
+                j += 1;
+            }
+            let avg = (i + j) as f64 / 2.0 + 1.0;
+            for k in i..=j {
+                r[order[k]] = avg;
+            }
+            i = j + 1;
+        }
+        r
+    };
+    let a = ranks(pairs.iter().map(|p| p.0).collect());
+    let b = ranks(pairs.iter().map(|p| p.1).collect());
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let cov: f64 = a.iter().zip(&b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+    let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+    (va > 0.0 && vb > 0.0).then(|| cov / (va * vb).sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Probabilities;
+    use crate::contract::Thresholds;
+    use serde_json::json;
+
+    fn question(kind: QuestionKind) -> Question {
+        let thresholds = Thresholds { floor: 0.5, escalate: 0.65, act: 0.85, act_raise: None, act_lower: None };
+        Question { id: "q".into(), instructions: json!("?"), kind, thresholds }
+    }
+
+    fn answer(value: AnswerValue, probs: &[(&str, f64)], confidence: Option<f64>) -> Answer {
+        let probabilities =
+            (!probs.is_empty()).then(|| Probabilities(probs.iter().map(|(k, p)| (k.to_string(), *p)).collect()));
+        Answer { provider: "p".into(), model: "m".into(), value, probabilities, confidence, estimated: false }
+    }
+
+    #[test]
+    fn labels_are_read_as_the_question_names_its_outcomes() {
+        let choice =
+            QuestionKind::Choice { options: vec![("bug".into(), Value::Null), ("feature".into(), Value::Null)] };
+        assert_eq!(label_of(&choice, &json!("bug")), Ok("bug".into()));
+        assert!(label_of(&choice, &json!("spam")).is_err_and(|e| e.contains("not one of bug, feature")));
+        let score = QuestionKind::Score { levels: vec![json!("a"), json!("b"), json!("c")] };
+        assert_eq!(label_of(&score, &json!(2)), Ok("2".into()));
+        assert_eq!(label_of(&score, &json!("1")), Ok("1".into()));
+        assert!(label_of(&score, &json!(3)).is_err() && label_of(&score, &json!(1.5)).is_err());
+        let noul = QuestionKind::Noul { criteria: None };
+        assert_eq!(label_of(&noul, &json!(true)), Ok("true".into()));
+        assert_eq!(label_of(&noul, &json!("false")), Ok("false".into()));
+        assert_eq!(label_of(&noul, &Value::Null), Err("no \"label\"".into()));
+    }
+
+    #[test]
+    fn a_choice_is_scored_on_its_distribution() {
+        let q = question(QuestionKind::Choice { options: vec![("a".into(), Value::Null), ("b".into(), Value::Null)] });
+        let a = answer(AnswerValue::Choice("a".into()), &[("a", 0.8), ("b", 0.2)], Some(0.6));
+        let s = score(&q, &a, "b", Band::Escalate);
+        assert!(!s.correct);
+        let (p, brier) = s.measured.expect("measured");
+        assert!((p - 0.2).abs() < 1e-12 && (brier - (0.64 + 0.64)).abs() < 1e-12);
+        assert_eq!(s.certainty, Some(0.6));
+        let Row::Outcome(o) = &s.rows[1] else { panic!() };
+        assert_eq!((o.id.as_str(), o.correct), (s.rows[0].id(), Some(false)));
+    }
+
+    #[test]
+    fn a_noul_and_a_score_are_scored_their_way() {
+        let noul = question(QuestionKind::Noul { criteria: None });
+        let s = score(&noul, &answer(AnswerValue::Noul(0.9), &[], None), "true", Band::Escalate);
+        assert!(s.correct && (s.measured.expect("m").1 - 0.01).abs() < 1e-12);
+        let levels = QuestionKind::Score { levels: vec![json!("a"), json!("b"), json!("c")] };
+        let sc = question(levels);
+        let a = answer(
+            AnswerValue::Score { score: 1.4, legend: json!({}) },
+            &[("0", 0.1), ("1", 0.4), ("2", 0.5)],
+            Some(0.25),
+        );
+        let s = score(&sc, &a, "1", Band::Floor);
+        assert!(s.correct, "1.4 rounds to level 1");
+        assert_eq!(s.levels, Some((1.4, 1.0)));
+    }
+
+    #[test]
+    fn an_estimated_answer_counts_for_accuracy_but_not_for_the_distribution() {
+        let noul = question(QuestionKind::Noul { criteria: None });
+        let mut a = answer(AnswerValue::Noul(1.0), &[], None);
+        a.estimated = true;
+        let s = score(&noul, &a, "true", Band::Floor);
+        assert!(s.correct && s.measured.is_none() && s.certainty.is_none());
+    }
+
+    #[test]
+    fn spearman_handles_ties_and_refuses_too_little() {
+        assert_eq!(spearman(&[(1.0, 1.0), (2.0, 2.0)]), None);
+        assert!((spearman(&[(0.1, 0.0), (1.2, 1.0), (2.5, 2.0), (2.9, 3.0)]).expect("rho") - 1.0).abs() < 1e-12);
+        assert!((spearman(&[(3.0, 0.0), (2.0, 1.0), (1.0, 2.0)]).expect("rho") + 1.0).abs() < 1e-12);
+        assert_eq!(spearman(&[(1.0, 0.0), (1.0, 1.0), (1.0, 2.0)]), None);
+        let tied = spearman(&[(1.0, 0.0), (1.0, 0.0), (2.0, 1.0), (3.0, 1.0)]).expect("rho");
+        assert!(tied > 0.8 && tied < 1.0, "{tied}");
+    }
+}
