@@ -33,11 +33,7 @@ fn project(endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
     std::fs::create_dir_all(root.join(".git")).expect("git");
     common::write(&root.join(".leopold/decisions/ok.json"), &catalog());
     if let Some(endpoint) = endpoint {
-        let mut jev = serde_json::to_value(decisions::builtin("jev").expect("jev")).expect("json");
-        jev["endpoint"] = json!(endpoint);
-        jev["timeout_ms"] = json!(5000);
-        let config = json!({"version": "decisions/1.0", "provider": "jev", "providers": {"jev": jev}});
-        common::write(&root.join(".leopold/decisions/config.json"), &config);
+        common::jev_at(&root, endpoint);
     }
     (dir, root)
 }
@@ -65,6 +61,21 @@ fn spawn(cwd: &Path, args: &[&str]) -> Child {
         .spawn()
         .expect("spawns")
 }
+
+/// A batch over `items.jsonl` into `out.jsonl`, four in flight.
+const RUN_TO_FILE: [&str; 11] = [
+    "batch",
+    "--catalog",
+    "ok",
+    "--questions",
+    "ok",
+    "--concurrency",
+    "4",
+    "--input",
+    "items.jsonl",
+    "--output",
+    "out.jsonl",
+];
 
 /// `n` input lines `{"id": i, "n": i}`.
 fn items(root: &Path, n: usize) -> PathBuf {
@@ -201,21 +212,9 @@ fn a_bad_input_line_is_a_typed_failure_naming_it_and_the_batch_goes_on() {
 fn a_run_killed_mid_way_resumes_with_no_id_twice_and_none_missing() {
     let stub = provider(|_| Duration::from_millis(20));
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")));
-    let input = items(&root, 200);
+    items(&root, 200);
     let out = root.join("out.jsonl");
-    let args = [
-        "batch",
-        "--catalog",
-        "ok",
-        "--questions",
-        "ok",
-        "--concurrency",
-        "4",
-        "--input",
-        "items.jsonl",
-        "--output",
-        "out.jsonl",
-    ];
+    let args = RUN_TO_FILE;
     let mut child = spawn(&root, &args);
     wait_for_lines(&out, 30);
     child.kill().expect("SIGKILL");
@@ -237,7 +236,6 @@ fn a_run_killed_mid_way_resumes_with_no_id_twice_and_none_missing() {
     assert_eq!(after.iter().copied().collect::<BTreeSet<_>>(), (1..=200).collect(), "none missing");
     assert_eq!(after[..before.len()], before[..], "the earlier lines are kept as they were");
     assert!(r.stderr.contains(&format!("({} already done)", before.len())), "{}", r.stderr);
-    let _ = input;
 }
 
 #[test]
@@ -246,19 +244,7 @@ fn ctrl_c_stops_dispatching_finishes_in_flight_prints_the_summary_and_exits_130(
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")));
     items(&root, 100);
     let out = root.join("out.jsonl");
-    let args = [
-        "batch",
-        "--catalog",
-        "ok",
-        "--questions",
-        "ok",
-        "--concurrency",
-        "4",
-        "--input",
-        "items.jsonl",
-        "--output",
-        "out.jsonl",
-    ];
+    let args = RUN_TO_FILE;
     let mut child = spawn(&root, &args);
     wait_for_lines(&out, 8);
     let signalled = Instant::now();

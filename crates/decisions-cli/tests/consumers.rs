@@ -30,10 +30,7 @@ fn project(catalog: &str, endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf
     )
     .expect("write");
     if let Some(endpoint) = endpoint {
-        let mut jev = serde_json::to_value(decisions::builtin("jev").expect("jev")).expect("json");
-        jev["endpoint"] = json!(endpoint);
-        let config = json!({"version": "decisions/1.0", "provider": "jev", "providers": {"jev": jev}});
-        std::fs::write(decisions_dir.join("config.json"), config.to_string()).expect("write");
+        common::jev_at(&root, endpoint);
     }
     (dir, root)
 }

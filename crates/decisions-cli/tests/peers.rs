@@ -51,6 +51,14 @@ fn generic(endpoint: String, model: &str) -> Value {
            "timeout_ms": 20000, "max_options": 64, "max_state_tokens": 32000})
 }
 
+/// sparrow-decider, and a project that asks it through keyless `generic`.
+fn sparrow_project() -> (Peer, tempfile::TempDir, PathBuf) {
+    let peer = Peer::sparrow();
+    let endpoint = format!("{}/v1/systemone", peer.url());
+    let (dir, root) = project("generic", generic(endpoint, "sparrow-nano-general-v1.1"), "change", &catalog("generic"));
+    (peer, dir, root)
+}
+
 /// The binary with no key variable set at all: these providers take none.
 fn decisions(cwd: &Path) -> Command {
     let mut c = Command::cargo_bin("decisions").expect("binary");
@@ -124,10 +132,7 @@ fn llama_servers_system_one_route_refuses_a_model_that_is_not_a_decision_model()
 
 #[test]
 fn sparrow_decider_answers_through_generic_with_no_key() {
-    let peer = Peer::sparrow();
-    let endpoint = format!("{}/v1/systemone", peer.url());
-    let (_dir, root) =
-        project("generic", generic(endpoint, "sparrow-nano-general-v1.1"), "change", &catalog("generic"));
+    let (_peer, _dir, root) = sparrow_project();
     let r = run(decisions(&root).args([
         "ask",
         "--catalog",
@@ -149,10 +154,7 @@ fn sparrow_decider_answers_through_generic_with_no_key() {
 
 #[test]
 fn eval_against_sparrow_reports_scores_and_records_evidence_that_propose_reads() {
-    let peer = Peer::sparrow();
-    let endpoint = format!("{}/v1/systemone", peer.url());
-    let (_dir, root) =
-        project("generic", generic(endpoint, "sparrow-nano-general-v1.1"), "change", &catalog("generic"));
+    let (_peer, _dir, root) = sparrow_project();
     let lines: String = (0..40)
         .map(|i| {
             let (change, level) =
@@ -202,10 +204,7 @@ fn eval_against_sparrow_reports_scores_and_records_evidence_that_propose_reads()
 
 #[test]
 fn batch_runs_a_queue_through_sparrow() {
-    let peer = Peer::sparrow();
-    let endpoint = format!("{}/v1/systemone", peer.url());
-    let (_dir, root) =
-        project("generic", generic(endpoint, "sparrow-nano-general-v1.1"), "change", &catalog("generic"));
+    let (_peer, _dir, root) = sparrow_project();
     let lines: String = (0..30).map(|i| format!("{}\n", json!({"id": i, "change": format!("change {i}")}))).collect();
     std::fs::write(root.join("in.jsonl"), lines).expect("write");
     let r = run(decisions(&root).args([

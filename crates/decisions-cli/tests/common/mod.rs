@@ -44,6 +44,14 @@ pub fn run(cmd: &mut Command) -> Run {
     run_checked(cmd, None)
 }
 
+/// A project config at `root` whose provider is jev, asked at `endpoint`.
+pub fn jev_at(root: &Path, endpoint: &str) {
+    let mut jev = serde_json::to_value(decisions::builtin("jev").expect("jev")).expect("json");
+    jev["endpoint"] = serde_json::json!(endpoint);
+    let config = serde_json::json!({"version": "decisions/1.0", "provider": "jev", "providers": {"jev": jev}});
+    write(&root.join(".leopold/decisions/config.json"), &config);
+}
+
 /// Write pretty JSON, creating the parent directory.
 pub fn write(path: &Path, v: &Value) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
