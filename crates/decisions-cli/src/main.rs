@@ -17,6 +17,9 @@ fn main() -> ExitCode {
     };
     match cmd::run(cli) {
         Ok(code) => ExitCode::from(code),
+        // Whoever read our output stopped reading (`| head`): end quietly, as a shell pipeline
+        // expects, with the code a process killed by SIGPIPE would have.
+        Err(e) if cmd::is_broken_pipe(&e) => ExitCode::from(cmd::exit::BROKEN_PIPE),
         Err(e) => {
             let code = cmd::exit::code_of(&e);
             eprintln!("error: {e:#}");

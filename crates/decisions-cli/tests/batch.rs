@@ -614,3 +614,21 @@ fn a_resumed_triage_reports_on_the_whole_queue() {
     assert!(md.starts_with("# Triage report\n\n9 issues: 4 classified"), "{md}");
     assert_eq!(lines(&root.join("results.jsonl")).len(), 9);
 }
+
+#[test]
+fn a_reader_that_stops_reading_ends_the_run_quietly_with_141() {
+    let (_dir, root) = project(None);
+    items(&root, 20_000);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("decisions"))
+        .current_dir(&root)
+        .env_remove("LEOPOLD_DECISIONS_PROVIDER")
+        .args(["batch", "--catalog", "ok", "--questions", "ok", "--input", "items.jsonl"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    drop(child.stdout.take()); // `| head` that has read enough
+    let out = child.wait_with_output().expect("exits");
+    assert_eq!(out.status.code(), Some(141), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("error"), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -236,7 +236,11 @@ pub fn go(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let summary = summary.map_err(|e| CliError::fail(format!("the run stopped: {e}")))?;
+    let summary = match summary {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        Err(e) => return Err(CliError::fail(format!("the run stopped: {e}")).into()),
+        Ok(s) => s,
+    };
     eprintln!("{}", summary.line());
     Ok(Ran { summary })
 }

@@ -105,11 +105,18 @@ pub mod exit {
     pub const FAIL: u8 = 1;
     /// A usage error: bad flags, a state file that is missing or not JSON.
     pub const USAGE: u8 = 64;
+    /// Standard output was closed by its reader (`| head`): 128 + SIGPIPE, as a shell expects.
+    pub const BROKEN_PIPE: u8 = 141;
 
     /// The exit code an error maps to: a [`super::CliError`]'s own, else `FAIL`.
     pub fn code_of(e: &anyhow::Error) -> u8 {
         e.chain().find_map(|c| c.downcast_ref::<super::CliError>()).map_or(FAIL, |c| c.code)
     }
+}
+
+/// Whether an error is a write to a reader that went away.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
 /// An error with its exit code and an optional hint.
