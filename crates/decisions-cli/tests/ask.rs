@@ -51,9 +51,7 @@ fn project(endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn decisions(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("decisions").expect("binary");
-    c.current_dir(cwd).env_remove("LEOPOLD_DECISIONS_PROVIDER").env("TYPESAFE_API_KEY", KEY);
-    c
+    common::keyed(cwd, KEY)
 }
 
 const ASK: [&str; 6] = ["ask", "--catalog", "test", "--questions", "effort,risky", "--state"];

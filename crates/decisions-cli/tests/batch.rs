@@ -39,9 +39,7 @@ fn project(endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn decisions(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("decisions").expect("binary");
-    c.current_dir(cwd).env_remove("LEOPOLD_DECISIONS_PROVIDER").env("TYPESAFE_API_KEY", KEY);
-    c
+    common::keyed(cwd, KEY)
 }
 
 fn run(cmd: &mut Command) -> Run {
@@ -284,19 +282,7 @@ fn a_429_with_retry_after_pauses_every_worker_and_the_item_is_retried() {
     })]);
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")));
     items(&root, 12);
-    let r = run(decisions(&root).args([
-        "batch",
-        "--catalog",
-        "ok",
-        "--questions",
-        "ok",
-        "--concurrency",
-        "4",
-        "--input",
-        "items.jsonl",
-        "--output",
-        "out.jsonl",
-    ]));
+    let r = run(decisions(&root).args(RUN_TO_FILE));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(ids(&lines(&root.join("out.jsonl"))).len(), 12);
     assert!(r.stderr.contains("12 answered") && r.stderr.contains("13 HTTP requests, 1 429s"), "{}", r.stderr);

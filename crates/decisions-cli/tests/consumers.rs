@@ -36,9 +36,7 @@ fn project(catalog: &str, endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf
 }
 
 fn decisions(cwd: &Path) -> Command {
-    let mut c = Command::cargo_bin("decisions").expect("binary");
-    c.current_dir(cwd).env_remove("LEOPOLD_DECISIONS_PROVIDER").env("TYPESAFE_API_KEY", KEY);
-    c
+    common::keyed(cwd, KEY)
 }
 
 fn run(cmd: &mut Command) -> Run {

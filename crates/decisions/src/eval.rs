@@ -163,6 +163,7 @@ impl Evaluation {
             *failed.entry(f.reason.to_string()).or_default() += 1;
         }
         let levels: Vec<(f64, f64)> = scored.iter().filter_map(|s| s.levels).collect();
+        let calibration = calibration_report(&rows).into_iter().next();
         Evaluation {
             question: question.id.clone(),
             kind: question.kind.type_name(),
@@ -176,10 +177,10 @@ impl Evaluation {
             accuracy: mean(&mut scored.iter().map(|s| if s.correct { 1.0 } else { 0.0 })),
             mean_p_label: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.0))),
             brier: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.1))),
-            ece: calibration_report(&rows).first().map(|r| r.ece),
+            ece: calibration.as_ref().map(|r| r.ece),
             rank_correlation: matches!(question.kind, QuestionKind::Score { .. }).then(|| spearman(&levels)).flatten(),
             proposal: propose_thresholds(&rows).into_iter().next(),
-            calibration: calibration_report(&rows).into_iter().next(),
+            calibration,
         }
     }
 

@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let mut request = args.seam.request()?;
     request.catalog = Some(super::catalog_arg(&args.catalog));
     request.questions = questions;
-    let recorder =
+    let mut recorder =
         match &args.record {
             Some(consumer) => Some(Recorder::new(consumer, request.leo_dir.clone()).map_err(|e| {
                 CliError::usage(format!("--record: {e}")).hint("run inside a project, or pass --leo-dir")
@@ -87,13 +87,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let shape = Shape { id_fields: vec![args.id_field.clone()], state };
     let input = open_input(&args.input)?;
     let prepared = decisions::prepare(&request);
-    let mut recorder = recorder;
     let summary = go(prepared, &args.run, shape, input, |outcome, line| {
         if let Some(r) = &mut recorder {
             line["recorded"] = r.record(outcome);
         }
     })?;
-    Ok(summary.exit())
+    Ok(exit_of(&summary))
 }
 
 /// Writes each item's decision rows to the calibration ledger, and says once, not once an
@@ -168,27 +167,15 @@ fn count_lines(path: &Path) -> std::io::Result<u64> {
         if buf.is_empty() {
             return Ok(n);
         }
-        n += memchr_count(buf) as u64;
+        n += buf.iter().filter(|b| **b == b'\n').count() as u64;
         let len = buf.len();
         reader.consume(len);
     }
 }
 
-fn memchr_count(buf: &[u8]) -> usize {
-    buf.iter().filter(|b| **b == b'\n').count()
-}
-
-/// How a run ended.
-pub struct Ran {
-    /// Its figures.
-    pub summary: Summary,
-}
-
-impl Ran {
-    /// The exit code: 130 when Ctrl-C stopped it, else 0.
-    pub fn exit(&self) -> u8 {
-        if self.summary.interrupted { INTERRUPTED } else { exit::OK }
-    }
+/// The exit code of a run: 130 when Ctrl-C stopped it, else 0.
+pub fn exit_of(summary: &Summary) -> u8 {
+    if summary.interrupted { INTERRUPTED } else { exit::OK }
 }
 
 /// Run the engine over `input` with the seam `prepared` (or its failure) and write each
@@ -200,7 +187,7 @@ pub fn go(
     shape: Shape,
     input: Input,
     mut extend: impl FnMut(&Outcome, &mut Value),
-) -> anyhow::Result<Ran> {
+) -> anyhow::Result<Summary> {
     let (done, out) = output(run)?;
     let pacer = Arc::new(Pacer::new(run.rate));
     let prepared = prepared.map(|p| p.with_pace(pacer.clone()));
@@ -242,7 +229,7 @@ pub fn go(
         Ok(s) => s,
     };
     eprintln!("{}", summary.line());
-    Ok(Ran { summary })
+    Ok(summary)
 }
 
 /// Where the lines go, and (with `--resume`) the ids already done. Resuming rewrites the output

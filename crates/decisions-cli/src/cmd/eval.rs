@@ -4,7 +4,7 @@
 //! the project's `ledger propose` starts from evidence instead of a guess.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use decisions::batch::{Shape, StateOf};
 use decisions::eval::{self, Evaluation, Scored};
@@ -12,7 +12,7 @@ use decisions::{Answer, Failure};
 use serde_json::Value;
 
 use super::batch::{RunArgs, go, open_input};
-use super::{CliError, SeamArgs, exit};
+use super::{CliError, SeamArgs};
 
 /// Evaluate a provider on labelled states: accuracy, calibration, and the bars the evidence supports
 #[derive(Debug, clap::Args)]
@@ -94,9 +94,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     };
     let shape = Shape { id_fields: vec!["id".into()], state: StateOf::Derived(Arc::new(derive)) };
     let run = RunArgs { output: None, concurrency: args.concurrency, rate: args.rate, resume: false, stdout: false };
-    let gathered = Mutex::new(Gathered::default());
-    let ran = go(Ok(prepared), &run, shape, input, |outcome, _| {
-        let mut g = gathered.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut g = Gathered::default();
+    let summary = go(Ok(prepared), &run, shape, input, |outcome, _| {
         if let Err(why) = &outcome.item.state {
             g.invalid.push(why.clone());
             return;
@@ -115,7 +114,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             None => {}
         }
     })?;
-    let g = gathered.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     let answers: Vec<&Answer> = g.answers.iter().collect();
     let evaluation = Evaluation::new(&question, &g.scored, &answers, &g.failures, g.invalid);
     if let (Some(path), Some(report)) = (&args.svg, &evaluation.calibration) {
@@ -136,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if args.json {
         let mut out = serde_json::to_value(&evaluation)?;
         out["latency_ms"] = serde_json::json!({"median": latency.0, "p90": latency.1});
-        out["items_per_s"] = serde_json::json!(ran.summary.throughput);
+        out["items_per_s"] = serde_json::json!(summary.throughput);
         out["recorded"] = serde_json::json!(recorded.as_ref().map(|(_, n)| n));
         super::print_json(&out, false)?;
     } else {
@@ -144,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         if let (Some(m), Some(p)) = latency {
             text.push_str(&format!(
                 "latency per item           median {m:.1} ms, p90 {p:.1} ms; {:.1} items/s\n",
-                ran.summary.throughput
+                summary.throughput
             ));
         }
         if let Some((path, n)) = &recorded {
@@ -156,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         print!("{text}");
     }
-    Ok(if ran.summary.interrupted { super::batch::INTERRUPTED } else { exit::OK })
+    Ok(super::batch::exit_of(&summary))
 }
 
 /// The median and 90th percentile.

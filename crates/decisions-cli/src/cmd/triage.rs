@@ -70,7 +70,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     };
     let catalog = prepared.as_ref().ok().map(|p| p.catalog().clone());
     let from_output = args.run.output.clone();
-    let ran = go(prepared, &args.run, shape, input, |outcome, line| {
+    let summary = go(prepared, &args.run, shape, input, |outcome, line| {
         let title = outcome.item.input.get("title").and_then(Value::as_str).unwrap_or_default();
         triage::extend(line, title, &triage::place(&outcome.decision, catalog.as_ref()));
         if let Some(r) = &mut recorder {
@@ -86,7 +86,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     }
     report.rank(catalog.as_ref());
     write_reports(&report, args.report.as_deref(), args.json.as_deref())?;
-    Ok(ran.exit())
+    Ok(super::batch::exit_of(&summary))
 }
 
 /// The project's `triage.json` when it has one, else the shipped catalog.

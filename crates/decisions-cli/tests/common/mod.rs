@@ -44,6 +44,14 @@ pub fn run(cmd: &mut Command) -> Run {
     run_checked(cmd, None)
 }
 
+/// The binary in `cwd` with jev's key variable set to `key` (a canary the run must not leak)
+/// and no provider named by the environment.
+pub fn keyed(cwd: &Path, key: &str) -> Command {
+    let mut c = Command::cargo_bin("decisions").expect("binary");
+    c.current_dir(cwd).env_remove("LEOPOLD_DECISIONS_PROVIDER").env("TYPESAFE_API_KEY", key);
+    c
+}
+
 /// A project config at `root` whose provider is jev, asked at `endpoint`.
 pub fn jev_at(root: &Path, endpoint: &str) {
     let mut jev = serde_json::to_value(decisions::builtin("jev").expect("jev")).expect("json");

@@ -294,10 +294,9 @@ pub(crate) fn distribution(content: &str, tokens: &[Value], allowed: &[String]) 
             if k == first { t.strip_prefix(lead).map(String::from) } else { Some(t.to_string()) }
         };
         let sampled = strip(text)?;
-        let listed: Vec<WireAlternative> = top.iter().filter_map(|a| WireAlternative::deserialize(a).ok()).collect();
-        let others: Vec<f64> = listed.iter().filter(|a| a.token != *text).map(|a| a.logprob).collect();
-        if !others.is_empty() && others.iter().all(|l| *l > *lp) {
-            return None; // forced: every alternative listed here was likelier than what was sampled
+        let listed = alternatives(top);
+        if forced(text, *lp, &listed) {
+            return None;
         }
         let floor = listed.iter().map(|a| a.logprob.exp()).filter(|p| p.is_finite()).reduce(f64::min);
         let mut here = vec![false; allowed.len()];
@@ -356,19 +355,24 @@ fn continuation(toks: &[(&str, f64, &[Value])], mut left: usize) -> Option<f64> 
         if left <= 1 || text.starts_with('"') {
             break;
         }
-        let others: Vec<f64> = top
-            .iter()
-            .filter_map(|a| WireAlternative::deserialize(a).ok())
-            .filter(|a| a.token != *text)
-            .map(|a| a.logprob)
-            .collect();
-        if !others.is_empty() && others.iter().all(|l| l > lp) {
+        if forced(text, *lp, &alternatives(top)) {
             return None;
         }
         p *= lp.exp();
         left = left.saturating_sub(text.len());
     }
     Some(p)
+}
+
+/// The alternatives listed at one position (entries that do not parse are left out).
+fn alternatives(top: &[Value]) -> Vec<WireAlternative<'_>> {
+    top.iter().filter_map(|a| WireAlternative::deserialize(a).ok()).collect()
+}
+
+/// Whether the sampled token was forced: every other token listed beside it was likelier.
+fn forced(sampled: &str, logprob: f64, listed: &[WireAlternative]) -> bool {
+    let mut others = listed.iter().filter(|a| a.token != sampled).peekable();
+    others.peek().is_some() && others.all(|a| a.logprob > logprob)
 }
 
 /// The byte offset where the string value of `"answer"` starts (just past its opening quote).
