@@ -22,9 +22,10 @@ fn main() -> ExitCode {
         Err(e) if cmd::is_broken_pipe(&e) => ExitCode::from(cmd::exit::BROKEN_PIPE),
         Err(e) => {
             let code = cmd::exit::code_of(&e);
-            eprintln!("error: {e:#}");
+            // An error may quote what a server or a file said: shown inert.
+            eprintln!("error: {}", decisions::escape::terminal(&format!("{e:#}")));
             if let Some(hint) = cmd::hint_of(&e) {
-                eprintln!("hint: {hint}");
+                eprintln!("hint: {}", decisions::escape::terminal(&hint));
             }
             ExitCode::from(code)
         }

@@ -560,7 +560,7 @@ fn triage_with_no_provider_sends_everything_to_human_review_and_says_so_first() 
     assert_eq!(
         r.stdout.lines().next(),
         Some(
-            "No provider is configured: 9 of 9 issues are in human review. Run `decisions doctor` to see what is missing."
+            "No provider is configured: 9 of 9 issues in human review. Run `decisions doctor` to see what is missing."
         )
     );
     let report: Value =

@@ -65,6 +65,7 @@ struct Tally {
     hangs: usize,
     leaks: usize,
     lost_rows: usize,
+    injected: usize,
     silent: usize,
     findings: Vec<String>,
 }
@@ -80,6 +81,7 @@ impl Tally {
             "hang" => self.hangs += 1,
             "leak" => self.leaks += 1,
             "lost" => self.lost_rows += 1,
+            "injected" => self.injected += 1,
             _ => self.silent += 1,
         }
         if self.findings.len() < 40 {
@@ -863,6 +865,185 @@ fn faults(rng: &mut Rng, how_many: usize, t: &mut Tally) {
     t.part("jevcompat faults", names.len());
 }
 
+// ---- part G: the consumers: a walk a FIFO races, a huge panel, injected text ---------------
+
+/// Pieces a hostile server or issue writer strings together.
+const INJECTED: [&str; 12] = [
+    "\u{1b}[2J",
+    "\u{1b}]0;owned\u{7}",
+    "\u{7}",
+    "\u{9b}31m",
+    "\u{7f}",
+    "\r\n# Injected heading\n",
+    "\n## Injected\n",
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>",
+    "\u{202e}gnp.exe",
+    "\u{200b}",
+    "| x | y |",
+];
+
+fn injected(rng: &mut Rng) -> String {
+    let mut s = String::from("m");
+    for _ in 0..1 + rng.below(4) {
+        s.push_str(INJECTED[rng.below(INJECTED.len())]);
+        s.push_str(&"a".repeat(rng.below(3)));
+    }
+    s
+}
+
+/// What a person reads must hold no hostile character (but the layout's own newlines); a
+/// report or text (not JSON, whose strings carry the value as sent) also no line a sender
+/// started and no live HTML.
+fn check_inert(t: &mut Tally, label: &str, text: &str, json: bool) {
+    if let Some(c) = text.chars().find(|c| *c != '\n' && decisions::escape::is_hostile(*c)) {
+        t.found("injected", format!("{label}: {c:?} in {}", decisions::clip(text, 300)));
+    }
+    let started = text.lines().any(|l| l.starts_with("# Injected") || l.starts_with("## Injected"));
+    if !json && (started || text.contains("<img") || text.contains("<script")) {
+        t.found("injected", format!("{label}: {}", decisions::clip(text, 300)));
+    }
+}
+
+fn answers_all(model: String) -> Reply {
+    Reply::computed(move |req| {
+        let mut answers = serde_json::Map::new();
+        for (id, q) in req.json()["questions"].as_object().cloned().unwrap_or_default() {
+            answers.insert(
+                id,
+                match q["type"].as_str() {
+                    Some("choice") => {
+                        let o: Vec<String> =
+                            q["criteria"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+                        let probs: serde_json::Map<String, Value> = o
+                            .iter()
+                            .enumerate()
+                            .map(|(i, k)| (k.clone(), json!(if i == 0 { 1.0 } else { 0.0 })))
+                            .collect();
+                        json!({"type": "choice", "choice": o[0], "probabilities": probs, "confidence": 1.0})
+                    }
+                    Some("score") => {
+                        let n = q["criteria"].as_array().map_or(2, Vec::len);
+                        let probs: serde_json::Map<String, Value> =
+                            (0..n).map(|i| (i.to_string(), json!(if i == 0 { 1.0 } else { 0.0 }))).collect();
+                        json!({"type": "score", "score": 0.0, "probabilities": probs, "confidence": 1.0})
+                    }
+                    _ => json!({"type": "noul", "noul": 0.01}),
+                },
+            );
+        }
+        Reply::json(&json!({"model": model, "answers": answers}))
+    })
+}
+
+fn consumers(rng: &mut Rng, n: usize, t: &mut Tally, big: bool) {
+    let stub = Stub::keep_alive(vec![answers_all("jev-1.13.0".into())]);
+    for i in 0..n {
+        // The panel is refined against a closed port: each ask fails, so the whole panel stays.
+        let endpoint =
+            if i % 3 == 1 { "http://127.0.0.1:9/v1/systemone".to_string() } else { stub.url("/v1/systemone") };
+        let (dir, leo) = project(&endpoint);
+        std::fs::write(leo.join("decisions/review.json"), CATALOGS[1]).expect("write");
+        match i % 3 {
+            0 => {
+                // The reference walk while files turn into FIFOs under it.
+                std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+                for k in 0..200 {
+                    std::fs::write(dir.path().join(format!("src/f{k}.rs")), "// src/a.rs").expect("write");
+                }
+                std::fs::write(dir.path().join("src/a.rs"), "").expect("write");
+                let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let (root, flag, offset) = (dir.path().to_path_buf(), std::sync::Arc::clone(&stop), rng.below(200));
+                let swapper = std::thread::spawn(move || {
+                    let mut k = offset;
+                    while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                        mkfifo(&root.join(format!("src/f{}.rs", k % 200)));
+                        k += 7;
+                    }
+                });
+                let repo = dir.path().to_str().unwrap_or_default().to_string();
+                let r = spawn(dir.path(), &["route", "--item", "edit `src/a.rs`", "--repo", &repo], b"", &[]);
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                let _ = swapper.join();
+                let bound =
+                    decisions::consumer::routing::PROBE_BUDGET + Duration::from_millis(BUDGET_MS) + GRACE + SLACK;
+                if r.code != Some(0) || r.took > bound {
+                    t.found(
+                        "hang",
+                        format!("route while the walk races FIFOs: exit {:?} in {:?}: {}", r.code, r.took, r.stderr),
+                    );
+                }
+            }
+            1 => {
+                // A panel of any size: the bound is checked before a pair is made.
+                let size = if big { 200 + rng.below(40_000) } else { 200 + rng.below(3_000) };
+                let findings: Vec<Value> = (0..size)
+                    .map(|k| json!({"file": "f", "issue": format!("issue {k}"), "severity": "blocking"}))
+                    .collect();
+                std::fs::write(dir.path().join("panel.json"), json!({"findings": findings}).to_string())
+                    .expect("write");
+                let data = format!("--data={}", 256 << 20);
+                let bin = bin();
+                let args = [
+                    data.as_str(),
+                    "--",
+                    bin.to_str().unwrap_or_default(),
+                    "review",
+                    "refine",
+                    "panel.json",
+                    "--no-record",
+                ];
+                let out = Command::new("prlimit")
+                    .current_dir(dir.path())
+                    .env("TYPESAFE_API_KEY", KEY)
+                    .env_remove("LEOPOLD_DECISIONS_PROVIDER")
+                    .args(args)
+                    .output();
+                let ok = out.as_ref().is_ok_and(|o| {
+                    o.status.success()
+                        && serde_json::from_slice::<Value>(&o.stdout)
+                            .is_ok_and(|v| v["blocking"].as_array().map(Vec::len) == Some(size))
+                });
+                if !ok {
+                    let why =
+                        out.map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).unwrap_or_else(|e| e.to_string());
+                    t.found(
+                        "silent",
+                        format!("review refine of {size} findings under 256 MiB: {}", decisions::clip(&why, 300)),
+                    );
+                }
+            }
+            _ => {
+                // Injected text: the model name a server sends, an issue's title and id.
+                let model = injected(rng);
+                stub.replace(vec![answers_all(model.clone())]);
+                let issues: String = (0..3).map(|k| format!("{}\n", json!({"id": if k == 0 { json!(injected(rng)) } else { json!(k) }, "title": injected(rng), "body": "b"}))).collect();
+                std::fs::write(dir.path().join("issues.jsonl"), issues).expect("write");
+                std::fs::write(
+                    dir.path().join("labelled.jsonl"),
+                    "{\"state\": 1, \"label\": 0}\n{\"state\": 2, \"label\": 1}\n",
+                )
+                .expect("write");
+                for args in [
+                    vec!["triage", "issues.jsonl", "--no-record"],
+                    vec!["triage", "issues.jsonl", "--no-record", "--json", "-"],
+                    vec!["eval", "--catalog", "routing", "--question", "effort", "--input", "labelled.jsonl"],
+                    vec!["batch", "--catalog", "routing", "--questions", "effort", "--input", "labelled.jsonl"],
+                    vec!["doctor"],
+                ] {
+                    let r = spawn(dir.path(), &args, b"", &[]);
+                    let label = format!("{} with model {model:?}", args.join(" "));
+                    let json = args.contains(&"--json") || args[0] == "batch";
+                    check_inert(t, &label, &r.stdout, json);
+                    check_inert(t, &label, &r.stderr, false);
+                }
+                stub.replace(vec![answers_all("jev-1.13.0".into())]);
+            }
+        }
+    }
+    t.part("consumers", n);
+}
+
 #[test]
 fn the_campaign_finds_no_panic_hang_leak_or_lost_row() {
     let cases: usize = std::env::var("CAMPAIGN_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
@@ -882,9 +1063,10 @@ fn the_campaign_finds_no_panic_hang_leak_or_lost_row() {
     files(&mut rng, cases * 8 / 100, &mut t);
     writers(4, (cases / 60).max(2), &mut t);
     faults(&mut rng, if cases >= 10_000 { usize::MAX } else { 3 }, &mut t);
+    consumers(&mut rng, (cases * 5 / 100).max(3), &mut t, cases >= 10_000);
     let parts: Vec<String> = t.by_part.iter().map(|(n, c)| format!("{n} {c}")).collect();
     println!(
-        "campaign: seed {seed}, {} cases ({}) in {:.1}s: {} panics, {} hangs, {} leaks, {} lost rows, {} silent",
+        "campaign: seed {seed}, {} cases ({}) in {:.1}s: {} panics, {} hangs, {} leaks, {} lost rows, {} injected, {} silent",
         t.cases,
         parts.join(", "),
         started.elapsed().as_secs_f64(),
@@ -892,10 +1074,16 @@ fn the_campaign_finds_no_panic_hang_leak_or_lost_row() {
         t.hangs,
         t.leaks,
         t.lost_rows,
+        t.injected,
         t.silent
     );
     for f in &t.findings {
         println!("  {f}");
     }
-    assert_eq!((t.panics, t.hangs, t.leaks, t.lost_rows, t.silent), (0, 0, 0, 0, 0), "{:#?}", t.findings);
+    assert_eq!(
+        (t.panics, t.hangs, t.leaks, t.lost_rows, t.injected, t.silent),
+        (0, 0, 0, 0, 0, 0),
+        "{:#?}",
+        t.findings
+    );
 }

@@ -241,3 +241,30 @@ fn review_usage_errors_exit_64() {
         assert_eq!((r.code, r.stdout.as_str()), (64, ""), "{args:?}: {}", r.stderr);
     }
 }
+
+#[test]
+fn review_refine_of_a_huge_panel_checks_its_bound_before_making_a_pair() {
+    // 10,000 findings took 808 MB although merging was then skipped; 40,000 (a 2.6 MB file)
+    // aborted on a 5 GB allocation with no JSON printed. Here 20,000 (200 million pairs) run
+    // with the heap held to 256 MiB, against a closed port: each ask fails at once, so only
+    // the refinement is measured.
+    let (_dir, root) = project("review", Some("http://127.0.0.1:9/v1/systemone"));
+    let findings: Vec<Value> = (0..20_000)
+        .map(|i| json!({"file": format!("src/f{}.rs", i % 97), "issue": format!("finding {i} of the huge panel"), "severity": "blocking"}))
+        .collect();
+    std::fs::write(root.join("panel.json"), json!({"summary": "huge", "findings": findings}).to_string())
+        .expect("write");
+    let bin = assert_cmd::cargo::cargo_bin("decisions");
+    let mut cmd = Command::new("prlimit");
+    cmd.current_dir(&root).env_remove("LEOPOLD_DECISIONS_PROVIDER").env("TYPESAFE_API_KEY", KEY);
+    cmd.arg(format!("--data={}", 256 << 20)).arg("--").arg(bin);
+    let r = run(cmd.args(["review", "refine", "panel.json", "--no-record"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = r.json();
+    assert_eq!(out["blocking"].as_array().map(Vec::len), Some(20_000), "every finding still blocks");
+    assert!(
+        out["merging_skipped"].as_str().is_some_and(|s| s.contains("199990000 pairs, more than the bound of 300")),
+        "{}",
+        out["merging_skipped"]
+    );
+}

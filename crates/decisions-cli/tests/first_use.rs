@@ -299,3 +299,57 @@ fn a_hook_budget_that_is_not_a_number_is_said_once_on_stderr() {
         r.stderr
     );
 }
+
+#[test]
+fn leopold_project_dir_names_the_project_after_the_flags_and_before_the_search_upward() {
+    // The earlier installer and doctor honoured it; this build once searched upward only.
+    let s = sandbox();
+    let elsewhere = s.home.join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join(".leopold")).expect("mkdir");
+    let project = s.project.to_str().unwrap_or_default().to_string();
+    let named = [("LEOPOLD_PROJECT_DIR", project.as_str()), ("TYPESAFE_API_KEY", "k")];
+    let r = s.run_in(&elsewhere, &["install", "--provider", "jev", "--catalogs", "permission"], &named, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(s.config_path().is_file(), "seeded in the named project, not in {}", elsewhere.display());
+    assert!(!elsewhere.join(".leopold/decisions").exists());
+    let r = s.run_in(&elsewhere, &["doctor"], &named, None);
+    assert!(r.stdout.contains("jev (source: config)") && r.stdout.contains("permission.json: ok"), "{}", r.stdout);
+    let r = s.run_in(&elsewhere, &["status"], &named, None);
+    assert!(r.stdout.starts_with("decisions: provider jev (config)"), "{}", r.stdout);
+    let r =
+        s.run_in(&elsewhere, &common::record_args("m").iter().map(String::as_str).collect::<Vec<_>>(), &named, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(s.project.join(".leopold/decisions/ledger.jsonl").is_file(), "ledger record wrote into the named project");
+    // A flag outranks it.
+    let leo = elsewhere.join(".leopold");
+    let r = s.run_in(&elsewhere, &["status", "--leo-dir", leo.to_str().unwrap_or_default()], &named, None);
+    assert!(!r.stdout.contains("provider jev (config)"), "{}", r.stdout);
+    let r = s.run_in(
+        &elsewhere,
+        &["install", "--project", elsewhere.to_str().unwrap_or_default(), "--provider", "jev"],
+        &named,
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(elsewhere.join(".leopold/decisions/config.json").is_file(), "--project outranks it");
+}
+
+#[test]
+fn doctor_names_a_broken_catalogs_line_and_column_and_each_of_its_problems() {
+    // It said "routing.json: not JSON" and "1 problem against openrouter", naming neither.
+    let s = sandbox();
+    s.run(&["install", "--provider", "jev", "--catalogs", "routing,triage"], &[]);
+    std::fs::write(
+        s.project.join(".leopold/decisions/routing.json"),
+        "{\n  \"version\": \"decisions/1.0\",\n  oops\n}",
+    )
+    .expect("write");
+    let mut triage: Value =
+        serde_json::from_str(decisions::install::shipped("triage").unwrap_or_default()).expect("json");
+    triage["thresholds"]["kind"]["floor"] = json!(0.99);
+    std::fs::write(s.project.join(".leopold/decisions/triage.json"), triage.to_string()).expect("write");
+    let r = s.run(&["doctor"], &[("TYPESAFE_API_KEY", "k")]);
+    assert!(r.stdout.contains("routing.json: not JSON at line 3, column 3: key must be a string"), "{}", r.stdout);
+    assert!(r.stdout.contains("triage.json: 1 problem against \"jev\": "), "{}", r.stdout);
+    assert!(r.stdout.contains("\"kind\""), "the problem names its question: {}", r.stdout);
+}

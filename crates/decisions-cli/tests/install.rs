@@ -235,9 +235,9 @@ fn doctor_and_status_report_without_showing_keys_or_catalog_text() {
         "decisions calibration  calibrated",
         "decisions model        jev-1.13.0",
         "decisions key          TYPESAFE_API_KEY is set",
-        "decisions catalog      broken.json: not JSON",
+        "decisions catalog      broken.json: not JSON at line 1, column 1: expected value",
         "decisions catalog      routing.json: ok, 3 questions",
-        "decisions catalog      secret.json: 2 problems against \"jev\"",
+        "decisions catalog      secret.json: 2 problems against \"jev\": question \"x\": a choice needs at least 2 options, found 1; question \"x\": no threshold block (add thresholds.x)",
         "decisions ledger       1 row",
     ] {
         assert!(r.stdout.lines().any(|l| l == line), "missing {line:?} in\n{}", r.stdout);

@@ -392,3 +392,145 @@ fn the_one_line_wrappers_stand_where_the_earlier_scripts_stood() {
     let (code, out) = wrapper("judgment-card.sh", &["validate", "card.json"]);
     assert_eq!((code, out.trim()), (0, "ok: card.json"));
 }
+
+/// Check a record as a draft-07 validator with the shipped `judgment-ledger.v1.json` would:
+/// closed (`additionalProperties: false`), every required key present, each property's type,
+/// `minLength` and `\S` pattern; then the keys in the schema's order. Every problem, named.
+fn harness_problems(row: &Value) -> Vec<String> {
+    let schema: Value = serde_json::from_str(decisions::install::JUDGMENT_SCHEMA).expect("schema");
+    assert_eq!(schema["additionalProperties"], json!(false), "the schema is closed");
+    let props = schema["properties"].as_object().expect("properties");
+    let obj = row.as_object().expect("an object");
+    let mut problems: Vec<String> =
+        obj.keys().filter(|k| !props.contains_key(*k)).map(|k| format!("additional property {k:?}")).collect();
+    for k in schema["required"].as_array().expect("required").iter().filter_map(Value::as_str) {
+        if !obj.contains_key(k) {
+            problems.push(format!("missing {k:?}"));
+        }
+    }
+    for (k, rule) in props {
+        let Some(v) = obj.get(k) else { continue };
+        match rule["type"].as_str() {
+            Some("string") => match v.as_str() {
+                None => problems.push(format!("{k} is not a string")),
+                Some(s) if rule["minLength"].as_u64().is_some_and(|n| (s.chars().count() as u64) < n) => {
+                    problems.push(format!("{k} is too short"))
+                }
+                Some(s) if rule["pattern"] == json!("\\S") && s.trim().is_empty() => {
+                    problems.push(format!("{k} has no non-space character"))
+                }
+                Some(_) => {}
+            },
+            Some("array") if !v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) => {
+                problems.push(format!("{k} is not an array of strings"))
+            }
+            _ => {}
+        }
+    }
+    let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    let order: Vec<&str> = schema["required"].as_array().expect("required").iter().filter_map(Value::as_str).collect();
+    if problems.is_empty() && keys != order {
+        problems.push(format!("keys {keys:?} are not in the schema's order {order:?}"));
+    }
+    problems
+}
+
+#[test]
+fn every_judgment_row_the_binary_writes_keeps_the_harness_schema() {
+    // Since rows became versioned each ended with "v":"1.0", and the Harness's own validator
+    // (additionalProperties: false) refused every one.
+    let (dir, ledger) = project();
+    std::fs::write(dir.path().join("card.json"), card().to_string()).expect("write");
+    let append = ["judgment", "append", "--project", "p", "--question", "Ship?", "--answer", "no", "--card-ref", "c"];
+    assert_eq!(run(decisions(dir.path()).args(append)).code, 0);
+    assert_eq!(run(decisions(dir.path()).args(append).args(["--rationale", "frozen", "--tags", "a,b"])).code, 0);
+    let id = record(dir.path(), 0.7, &[]);
+    let answer = ["card", "record-answer", "card.json", "--answer", "wait", "--why", "w", "--project", "p"];
+    assert_eq!(run(decisions(dir.path()).args(answer)).code, 0);
+    assert_eq!(run(decisions(dir.path()).args(answer).args(["--decision-id", &id])).code, 0);
+    let text = std::fs::read_to_string(&ledger).expect("judgments");
+    assert_eq!(text.lines().count(), 4);
+    for line in text.lines() {
+        let row: Value = serde_json::from_str(line).expect("a record");
+        assert_eq!(harness_problems(&row), Vec::<String>::new(), "{line}");
+    }
+    // The calibration ledger is our own format, and keeps its "v".
+    assert!(ledger_lines(dir.path()).iter().all(|r| r["v"] == "1.0"));
+}
+
+#[test]
+fn card_new_prints_a_valid_card_to_fill_in() {
+    // Writing a first card took three `card validate` rounds.
+    let (dir, _) = project();
+    let r = run(decisions(dir.path()).args([
+        "card",
+        "new",
+        "--question",
+        "Merge the storage rewrite before the release?",
+        "--option",
+        "Merge now",
+        "--option",
+        "Wait for 1.5",
+        "--recommendation",
+        "Wait for 1.5",
+    ]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("fill in") && r.stderr.contains("consequence"), "{}", r.stderr);
+    let card: Value = serde_json::from_str(&r.stdout).expect("a card");
+    assert_eq!(card["recommendation"], "wait-for-1-5");
+    assert_eq!(card["options"][0], json!({"id": "merge-now", "label": "Merge now", "consequence": ""}));
+    std::fs::write(dir.path().join("new.json"), &r.stdout).expect("write");
+    let v = run(decisions(dir.path()).args(["card", "validate", "new.json"]));
+    assert_eq!((v.code, v.stdout.trim()), (0, "ok: new.json"), "{}", v.stdout);
+    // What cannot make a card is a usage error naming why.
+    let r = run(decisions(dir.path()).args(["card", "new", "--question", "q", "--option", "a"]));
+    assert_eq!(r.code, 64);
+    assert!(r.stderr.contains("a card has 2 or 3 options, found 1"), "{}", r.stderr);
+    let r = run(decisions(dir.path()).args([
+        "card",
+        "new",
+        "--question",
+        "q",
+        "--option",
+        "a",
+        "--option",
+        "b",
+        "--recommendation",
+        "c",
+    ]));
+    assert!(
+        r.code == 64 && r.stderr.contains("the recommendation \"c\" is none of the options (a, b)"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn record_answer_says_which_decision_it_settled_in_text_and_json() {
+    // It wrote an outcome onto whatever decision row had the id (a routing `effort` row in the
+    // walk) and its output mentioned only the judgment record.
+    let (dir, _) = project();
+    std::fs::write(dir.path().join("card.json"), card().to_string()).expect("write");
+    let id = record(dir.path(), 0.7, &[]);
+    let r = run(decisions(dir.path()).args(["card", "record-answer", "card.json", "--answer", "Merge now"]).args([
+        "--why",
+        "the release slipped",
+        "--project",
+        "p",
+        "--decision-id",
+        &id,
+    ]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out: Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(out["settled"]["id"], json!(id));
+    assert_eq!(
+        (out["settled"]["consumer"].clone(), out["settled"]["question"].clone(), out["settled"]["correct"].clone()),
+        (json!("routing"), json!("effort"), json!(false))
+    );
+    assert_eq!(out["judgment"]["answer"], "Merge now");
+    assert!(
+        r.stderr.contains(&format!("settled: decision {id} (consumer routing, question effort) is correct: false")),
+        "{}",
+        r.stderr
+    );
+}

@@ -177,6 +177,11 @@ fn eval_against_sparrow_reports_scores_and_records_evidence_that_propose_reads()
         "rel.svg",
         "--record",
         "--json",
+        // sparrow-decider's server listens with Python's default backlog of 5: more connections
+        // at once than that are reset under load (a transient `transport`, which --resume asks
+        // again), and no test asserts on a server's backlog.
+        "--concurrency",
+        "4",
     ]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let e = r.json();
@@ -215,6 +220,9 @@ fn batch_runs_a_queue_through_sparrow() {
         "risky,severity",
         "--input",
         "in.jsonl",
+        // Within the server's listen backlog of 5 (see the eval test).
+        "--concurrency",
+        "4",
     ]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout.lines().count(), 30);

@@ -126,3 +126,44 @@ fn the_card_rules_and_the_card_schema_agree() {
         assert!(!card_problems(&c).is_empty(), "the Rust rules accept {what}");
     }
 }
+
+#[test]
+fn every_judgment_row_the_binary_writes_validates_against_the_shipped_closed_schema() {
+    // The Harness's own validator refused every row once they ended with "v":"1.0".
+    let validator = jsonschema::draft7::new(&repo("schemas/judgment-ledger.v1.json")).expect("compiles");
+    let dir = tempfile::tempdir().expect("tmp");
+    let ledger = dir.path().join("j.jsonl");
+    let card = card();
+    std::fs::write(dir.path().join("card.json"), card.to_string()).expect("write");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("decisions"))
+            .current_dir(dir.path())
+            .env("HARNESS_JUDGMENT_LEDGER", &ledger)
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    run(&[
+        "judgment",
+        "append",
+        "--project",
+        "p",
+        "--question",
+        "Ship?",
+        "--answer",
+        "no",
+        "--card-ref",
+        "c",
+        "--tags",
+        "a",
+    ]);
+    run(&["card", "record-answer", "card.json", "--answer", "a", "--why", "w", "--project", "p"]);
+    let text = std::fs::read_to_string(&ledger).expect("ledger");
+    assert_eq!(text.lines().count(), 2);
+    for line in text.lines() {
+        let row: Value = serde_json::from_str(line).expect("json");
+        let errors: Vec<String> = validator.iter_errors(&row).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{line}: {errors:?}");
+    }
+}

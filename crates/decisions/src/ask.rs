@@ -16,7 +16,7 @@ use crate::descriptor::{Descriptor, DescriptorError, NONE, Wire, validate_descri
 use crate::event::Event;
 use crate::file::{read_input, read_regular, within};
 use crate::json::{Document, Ordered};
-use crate::project::{catalog_path, find_leo_dir};
+use crate::project::{PROJECT_ENV, catalog_path, leo_dir_for};
 use crate::provider::{chat, systemone};
 use crate::secret::SecretKey;
 use crate::transport::{Call, Pace, Retry};
@@ -376,7 +376,10 @@ fn prepare_from(request: &Request<'_>, started: Instant) -> Result<Prepared, Dec
     let fail = |provider: &str, source, reason, detail: String| {
         Err(failed(provider, source, &questions, reason, detail, read_by))
     };
-    let leo_dir = request.leo_dir.clone().or_else(|| std::env::current_dir().ok().and_then(|d| find_leo_dir(&d)));
+    let leo_dir = request
+        .leo_dir
+        .clone()
+        .or_else(|| leo_dir_for(request.env.get(PROJECT_ENV).as_deref(), std::env::current_dir().ok().as_deref()));
 
     // 1. The provider, resolved and reported as it is whatever happens to the catalog.
     let read;

@@ -16,6 +16,7 @@ use serde_json::Value;
 use crate::answer::{Answer, AnswerValue, Failure, certainty_of};
 use crate::band::Band;
 use crate::contract::{Question, QuestionKind};
+use crate::escape::terminal;
 use crate::ledger::{
     CalibrationReport, DecisionRow, OutcomeRow, Proposal, Row, calibration_report, propose_thresholds,
 };
@@ -191,8 +192,8 @@ impl Evaluation {
             "question {} ({}), provider {}, model {}\n",
             self.question,
             self.kind,
-            self.provider.as_deref().unwrap_or("-"),
-            self.model.as_deref().unwrap_or("-")
+            terminal(self.provider.as_deref().unwrap_or("-")),
+            terminal(self.model.as_deref().unwrap_or("-"))
         );
         out.push_str(&format!(
             "items {}: {} answered ({} of them estimated, so without a certainty), {} failed, {} invalid\n",
@@ -206,7 +207,7 @@ impl Evaluation {
             out.push_str(&format!("  failed: {reason} {n}\n"));
         }
         for line in self.invalid.iter().take(5) {
-            out.push_str(&format!("  invalid: {line}\n"));
+            out.push_str(&format!("  invalid: {}\n", terminal(line)));
         }
         if self.invalid.len() > 5 {
             out.push_str(&format!("  invalid: and {} more\n", self.invalid.len() - 5));

@@ -79,33 +79,66 @@ struct Versioned<'a, T> {
     v: Format,
 }
 
-/// Append one record of `format` as one line, waiting up to [`file::LOCK_WAIT`] for the lock.
-pub fn append_line(path: &Path, record: &impl serde::Serialize, format: Format) -> std::io::Result<()> {
-    append_lines(path, std::slice::from_ref(record), Some(format), Instant::now() + file::LOCK_WAIT, &Gate::default())
+/// How the rows of a file carry their format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Versioning {
+    /// No version at all (the event log).
+    Unversioned,
+    /// Every row ends with `"v"` (the calibration ledger, our own format).
+    Stated(Format),
+    /// A row states `"v"` only past 1.0, so a 1.0 row is exactly the keys of a schema someone
+    /// else owns (the judgment ledger, the Harness's `additionalProperties: false` format).
+    /// Rows are still checked: none is appended after a newer one.
+    PastFirst(Format),
+}
+
+impl Versioning {
+    /// The format rows are checked against, if any.
+    fn format(self) -> Option<Format> {
+        match self {
+            Versioning::Unversioned => None,
+            Versioning::Stated(f) | Versioning::PastFirst(f) => Some(f),
+        }
+    }
+
+    /// The version a written row states, if any.
+    fn stated(self) -> Option<Format> {
+        match self {
+            Versioning::PastFirst(Format { major: 1, minor: 0 }) => None,
+            other => other.format(),
+        }
+    }
+}
+
+/// Append one record as one line, waiting up to [`file::LOCK_WAIT`] for the lock.
+pub fn append_line(path: &Path, record: &impl serde::Serialize, versioning: Versioning) -> std::io::Result<()> {
+    append_lines(path, std::slice::from_ref(record), versioning, Instant::now() + file::LOCK_WAIT, &Gate::default())
 }
 
 /// Append records as whole lines in one write under one lock, by `deadline`, through `gate`:
-/// all of them land or none does. With a `format`, each row states it, and a file whose last
-/// row is newer is refused, naming both versions; without one (the event log), rows are
-/// written as they are. The parent directory is created when missing; anything but a regular
-/// file at `path` is refused.
+/// all of them land or none does. A versioned file whose last row is newer than this build's
+/// format is refused, naming both versions. The parent directory is created when missing;
+/// anything but a regular file at `path` is refused.
 pub fn append_lines<T: serde::Serialize>(
     path: &Path,
     records: &[T],
-    format: Option<Format>,
+    versioning: Versioning,
     deadline: Instant,
     gate: &Gate,
 ) -> std::io::Result<()> {
     let mut bytes = Vec::new();
     for record in records {
-        match format {
-            Some(v) => serde_json::to_writer(&mut bytes, &Versioned { record, v }),
-            None => serde_json::to_writer(&mut bytes, record),
+        let line = match versioning.stated() {
+            Some(v) => serde_json::to_string(&Versioned { record, v }),
+            None => serde_json::to_string(record),
         }
         .map_err(std::io::Error::other)?;
+        // The same JSON value, with nothing a terminal would act on: these files get read with
+        // `tail` and `grep`.
+        bytes.extend_from_slice(crate::escape::json_text(&line).as_bytes());
         bytes.push(b'\n');
     }
-    match format {
+    match versioning.format() {
         Some(f) => file::append(path, &bytes, deadline, gate, &|last| f.may_follow(last, path)),
         None => file::append(path, &bytes, deadline, gate, &file::any_last_line),
     }
@@ -232,7 +265,7 @@ mod tests {
         assert!(V1.reads(None) && V1.reads(Some("1.9")) && !V1.reads(Some("2.0")) && !V1.reads(Some("one")));
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("l.jsonl");
-        append_line(&path, &json!({"n": 1}), V1).unwrap_or_else(|e| panic!("{e}"));
+        append_line(&path, &json!({"n": 1}), Versioning::Stated(V1)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), "{\"n\":1,\"v\":\"1.0\"}\n");
         // A newer minor with a field this build does not know is read; a newer major is skipped.
         std::fs::write(&path, "{\"n\":1}\n{\"n\":2,\"mood\":\"x\",\"v\":\"1.4\"}\n{\"n\":3,\"v\":\"2.0\"}\n")
@@ -241,7 +274,10 @@ mod tests {
         assert_eq!((r.records.len(), r.skipped), (2, 1));
         // The last row is newer than this writer: refused, naming both versions, nothing written.
         let before = std::fs::read(&path).unwrap_or_default();
-        let e = append_line(&path, &json!({"n": 4}), V1).err().map(|e| e.to_string()).unwrap_or_default();
+        let e = append_line(&path, &json!({"n": 4}), Versioning::Stated(V1))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(e.contains("newer build (format 2.0); this build writes format 1.0"), "{e}");
         assert_eq!(std::fs::read(&path).unwrap_or_default(), before);
     }
@@ -250,12 +286,12 @@ mod tests {
     fn a_torn_last_line_is_skipped_and_counted_and_the_next_append_stays_whole() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("sub/ledger.jsonl");
-        append_line(&path, &json!({"n": 1}), V1).unwrap_or_else(|e| panic!("{e}"));
+        append_line(&path, &json!({"n": 1}), Versioning::Stated(V1)).unwrap_or_else(|e| panic!("{e}"));
         let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap_or_else(|e| panic!("{e}"));
         f.write_all(b"{\"n\": 2, \"tor").unwrap_or_else(|e| panic!("{e}"));
         let r: Records<Value> = read(&path, V1).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((r.records.len(), r.skipped), (1, 1));
-        append_line(&path, &json!({"n": 3}), V1).unwrap_or_else(|e| panic!("{e}"));
+        append_line(&path, &json!({"n": 3}), Versioning::Stated(V1)).unwrap_or_else(|e| panic!("{e}"));
         let r: Records<Value> = read(&path, V1).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.records, [json!({"n": 1}), json!({"n": 3})]);
         assert_eq!(r.skipped, 1);

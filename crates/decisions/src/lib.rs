@@ -38,6 +38,7 @@ mod config;
 pub mod consumer;
 mod contract;
 mod descriptor;
+pub mod escape;
 pub mod eval;
 mod event;
 pub mod file;
@@ -68,8 +69,8 @@ pub use descriptor::{
     provider_templates, validate_descriptor, wire_of,
 };
 pub use event::{Event, LogLine};
-pub use jsonl::{Format, Records, append_line, append_lines};
-pub use project::{catalog_path, config_path, find_leo_dir, git_root, read_project_file};
+pub use jsonl::{Format, Records, Versioning, append_line, append_lines};
+pub use project::{PROJECT_ENV, catalog_path, config_path, find_leo_dir, git_root, leo_dir_for, read_project_file};
 pub use schema::{
     CHOICE_MAX_OPTIONS, CHOICE_MIN_OPTIONS, CONTRACT_VERSION, NOUL_CRITERIA_KEYS, QUESTION_TYPES, SCORE_LEVELS,
     catalog_schema,

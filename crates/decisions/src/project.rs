@@ -8,6 +8,19 @@ pub fn find_leo_dir(start: &Path) -> Option<PathBuf> {
     start.ancestors().map(|d| d.join(".leopold")).find(|d| d.is_dir())
 }
 
+/// The variable that names the project, as the earlier installer and doctor read it.
+pub const PROJECT_ENV: &str = "LEOPOLD_PROJECT_DIR";
+
+/// The project's `.leopold` when no flag names one: `<project_dir>/.leopold` when
+/// [`PROJECT_ENV`] names a project (`project_dir`, its value), else the nearest `.leopold` at or
+/// above `cwd`. A named project is taken as named: no search upward from it.
+pub fn leo_dir_for(project_dir: Option<&str>, cwd: Option<&Path>) -> Option<PathBuf> {
+    match project_dir.filter(|d| !d.trim().is_empty()) {
+        Some(dir) => Some(Path::new(dir).join(".leopold")),
+        None => cwd.and_then(find_leo_dir),
+    }
+}
+
 /// The git top level at or above `start`: the nearest directory with a `.git` entry.
 pub fn git_root(start: &Path) -> Option<PathBuf> {
     start.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)

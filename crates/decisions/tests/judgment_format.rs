@@ -52,11 +52,16 @@ fn a_newer_minor_judgment_is_read_and_a_newer_major_skipped() {
 }
 
 #[test]
-fn this_build_writes_its_version_at_the_end_of_each_record() {
+fn a_one_point_zero_record_carries_exactly_the_eight_schema_keys_in_schema_order() {
+    // Once every record ended with "v":"1.0", and the Harness's closed schema refused them all.
     let dir = tempfile::tempdir().expect("tmp");
     let path = dir.path().join("j.jsonl");
     append_judgment(&path, &judgment("Ship?")).expect("append");
     let text = std::fs::read_to_string(&path).expect("read");
-    assert!(text.starts_with("{\"id\":\"new\",\"project\":\"p\","), "{text}");
-    assert!(text.ends_with(",\"tags\":[],\"v\":\"1.0\"}\n"), "{text}");
+    assert_eq!(
+        text,
+        "{\"id\":\"new\",\"project\":\"p\",\"decided_at\":\"2026-12-01T00:00:00Z\",\"question\":\"Ship?\",\"answer\":\"yes\",\"rationale\":\"\",\"card_ref\":\"c\",\"tags\":[]}\n"
+    );
+    // It still reads back, and a newer record still stops this build from appending.
+    assert_eq!(count(&path).expect("count"), (1, 0));
 }

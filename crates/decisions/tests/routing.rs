@@ -357,6 +357,55 @@ fn the_listed_nouns_match_their_plurals_and_inflections() {
 }
 
 #[test]
+fn irreversible_work_is_critical_however_it_is_worded() {
+    // The earlier regexes read only `drop\s+table`: "drop the users table" was an ordinary
+    // change. Each of these destroys what a revert cannot bring back: critical, sharp, max.
+    let irreversible = [
+        "drop the users table",
+        "DROP TABLE users",
+        "truncate the audit log table",
+        "rm -rf the old uploads bucket",
+        "force-push main to rewrite history",
+        "git push --force to origin",
+        "purge the staging databases",
+        "wipe the build volumes on every node",
+        "destroy the old kubernetes-free cluster",
+        "tear down the preview clusters",
+        "delete the release/1.x branch",
+        "nuke the nightly snapshots",
+        "rewrite the git history to drop the vendored blobs",
+        "run git filter-repo over the monorepo",
+        "drop all tables in the test fixture loader",
+    ];
+    for item in irreversible {
+        let c = classify_item(item, "");
+        assert!(c.critical && c.effort == Effort::Max, "{item}: {c:?}");
+        assert_eq!(c.reason, "critical: matches risk keyword (sharp edge \u{2192} max effort)", "{item}");
+    }
+    // Ordinary work stays as it is today: the verb without an object of destruction, an object
+    // that belongs to another clause, or a branch of code.
+    let ordinary = [
+        ("drop support for Python 3.8", Effort::Medium),
+        ("remove the debug log line", Effort::Medium),
+        ("drop the unused import", Effort::Medium),
+        ("remove the border from the table", Effort::Medium),
+        ("truncate long titles in the report view", Effort::Medium),
+        ("remove the dead branch of the retry loop", Effort::Medium),
+        ("drop the else branch", Effort::Medium),
+        ("wipe the text field when the dialog closes", Effort::Medium),
+        ("push the fix to the feature branch", Effort::Medium),
+        ("fix a typo in the history page", Effort::Low),
+    ];
+    for (item, effort) in ordinary {
+        let c = classify_item(item, "");
+        assert_eq!((c.critical, c.effort), (false, effort), "{item}: {c:?}");
+    }
+    // What was critical stays critical: never less scrutiny.
+    assert!(classify_item("delete the stale uploads", "").critical);
+    assert_eq!(classify_item("delete the old uploads bucket", "").effort, Effort::Max, "now sharp: more, not less");
+}
+
+#[test]
 fn word_boundaries_are_ascii_case_is_ignored_and_unicode_space_is_trimmed() {
     // As in the earlier build's JS: é is not a word character there, so "éauth" holds "auth".
     assert!(classify_item("réauth éauth", "").critical);
@@ -480,4 +529,61 @@ fn the_default_probe_counts_other_files_honouring_gitignore_and_skipping_binarie
     let e = gather_evidence("`packages/driver/src/loop.ts`", "", &r.root, None, &hurried);
     assert!(e.references_incomplete.as_deref().is_some_and(|s| s.contains("lower bounds")), "{e:?}");
     let _ = Path::new("");
+}
+
+#[test]
+fn a_path_given_two_ways_is_one_entry_counted_once_and_the_root_names_no_file() {
+    // `--files ./src/retry.rs,src//retry.rs` sent three entries with 0 references each, and
+    // `--files .` counted every file holding a dot.
+    let r = repo();
+    let w = |p: &str, text: &str| {
+        std::fs::create_dir_all(r.root.join(p).parent().expect("dir")).expect("mkdir");
+        std::fs::write(r.root.join(p), text).expect("write");
+    };
+    w("src/retry.rs", "pub fn retry() {}");
+    w("src/main.rs", "// see ./src/retry.rs and src/retry.rs.");
+    w("docs/notes.md", "The loop lives in `src/retry.rs`.");
+    w("docs/other.md", "xsrc/retry.rs and src/retry.rs.bak are other files; so is lib/src/retry.rs");
+    let probe = decisions::consumer::routing::RepoProbe::new(&r.root);
+    let given = |files: &[&str]| -> Vec<String> { files.iter().map(|f| f.to_string()).collect() };
+    let e =
+        gather_evidence("x", "", &r.root, Some(&given(&["./src/retry.rs", "src//retry.rs", "src/retry.rs"])), &probe);
+    assert_eq!(e.files, ["src/retry.rs"]);
+    assert_eq!(e.references, BTreeMap::from([("src/retry.rs".to_string(), 2)]), "main.rs and notes.md");
+    let e = gather_evidence("x", "", &r.root, Some(&given(&[".", "./", "src/.."])), &probe);
+    assert!(e.files.is_empty() && e.references.is_empty(), "{e:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_that_becomes_a_fifo_while_the_walk_runs_never_holds_the_route_past_its_budget() {
+    // A walker thread blocked in open() on a FIFO the walk had listed as a file: 22 of 60
+    // racing runs were still running at 8 s against a 2 s budget.
+    let r = repo();
+    for i in 0..400 {
+        std::fs::write(r.root.join(format!("f{i}.txt")), "packages/driver/src/loop.ts").expect("write");
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (root, stop) = (r.root.clone(), std::sync::Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let f = root.join(format!("f{}.txt", n % 400));
+                let _ = std::fs::remove_file(&f);
+                let _ = std::process::Command::new("mkfifo").arg(&f).status();
+                n += 1;
+            }
+        })
+    };
+    let budget = std::time::Duration::from_millis(500);
+    for _ in 0..20 {
+        let probe = decisions::consumer::routing::RepoProbe { root: r.root.clone(), budget };
+        let started = std::time::Instant::now();
+        let refs = probe.references(&["packages/driver/src/loop.ts".to_string()]);
+        assert!(started.elapsed() < budget + std::time::Duration::from_millis(400), "{:?}", started.elapsed());
+        assert!(refs.counts["packages/driver/src/loop.ts"] <= 400);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    swapper.join().expect("swapper");
 }

@@ -91,14 +91,20 @@ fn events_follow_the_table() {
 }
 
 #[test]
-fn a_choice_without_confidence_gets_one_from_its_probabilities() {
+fn an_answer_with_probabilities_but_no_confidence_gets_one_derived_not_the_floor() {
+    // Both earlier seams left confidence null here, so the band was floor whatever the
+    // distribution said; the design document derives it: (n * peak - 1) / (n - 1).
     let mut body = answers();
     body["answers"]["effort"].as_object_mut().map(|o| o.remove("confidence"));
+    body["answers"]["severity"].as_object_mut().map(|o| o.remove("confidence"));
     let stub = Stub::start(vec![Reply::json(&body)]);
     let (_dir, leo) = project();
-    let d = ask(&request(&leo, &["effort"], explicit("jev", &stub.url("/v1/systemone"))), ());
+    let d = ask(&request(&leo, &["effort", "severity"], explicit("jev", &stub.url("/v1/systemone"))), ());
     let Some(Ok(a)) = d.answer("effort") else { panic!("effort") };
     assert!((a.confidence.unwrap_or(0.0) - (3.0 * 0.93 - 1.0) / 2.0).abs() < 1e-9);
+    assert_eq!(d.band("effort"), Some(Band::Act), "0.895 clears the act bar; a null would have been floor");
+    let Some(Ok(s)) = d.answer("severity") else { panic!("severity") };
+    assert!((s.confidence.unwrap_or(0.0) - (3.0 * 0.95 - 1.0) / 2.0).abs() < 1e-9, "{s:?}");
 }
 
 #[test]

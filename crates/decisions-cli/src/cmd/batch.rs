@@ -46,7 +46,8 @@ pub struct Args {
     seam: SeamArgs,
 }
 
-/// How a run over many items goes: where its output goes, how fast, whether it continues one.
+// How a run over many items goes: where its output goes, how fast, whether it continues one.
+// (Not a `///` comment: it would become the help text of every command that flattens it.)
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// Write one result line an item to this file, which --resume continues
@@ -208,7 +209,9 @@ pub fn go(
             let mut line = outcome.line();
             extend(&outcome, &mut line);
             let Some(out) = &mut out else { return Ok(()) };
-            let mut text = serde_json::to_vec(&line).map_err(std::io::Error::other)?;
+            let text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
+            // The same JSON, with nothing a terminal would act on (lines are read there too).
+            let mut text = decisions::escape::json_text(&text).into_owned().into_bytes();
             text.push(b'\n');
             // One write of one whole line: a run killed at any moment leaves no torn line.
             out.write_all(&text)?;
@@ -228,7 +231,7 @@ pub fn go(
         Err(e) => return Err(CliError::fail(format!("the run stopped: {e}")).into()),
         Ok(s) => s,
     };
-    eprintln!("{}", summary.line());
+    eprintln!("{}", decisions::escape::terminal(&summary.line()));
     Ok(summary)
 }
 

@@ -26,6 +26,21 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 enum Verb {
+    /// Print a valid card to fill in: the question, its options and the recommendation
+    New {
+        /// The question to put to a person
+        #[arg(long)]
+        question: String,
+        /// An option (its id is made from it); give it two or three times
+        #[arg(long = "option", value_name = "LABEL", required = true)]
+        options: Vec<String>,
+        /// The option recommended, by label or id [default: the first]
+        #[arg(long, value_name = "LABEL")]
+        recommendation: Option<String>,
+        /// How sure the recommendation is: high, medium or low
+        #[arg(long, default_value = "low")]
+        confidence: String,
+    },
     /// Check a card against judgment-card.v1; print every problem, one a line
     Validate {
         /// The card file
@@ -66,6 +81,15 @@ enum Verb {
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     match args.command {
+        Verb::New { question, options, recommendation, confidence } => {
+            let card = decisions::judgment::new_card(&question, &options, recommendation.as_deref(), &confidence)
+                .map_err(|e| CliError::usage(format!("card new: {e}")))?;
+            super::print_json(&card, true)?;
+            eprintln!(
+                "fill in each option's \"consequence\", the \"impact\" and the \"diff_summary\"; then `decisions card validate FILE`"
+            );
+            Ok(exit::OK)
+        }
         Verb::Validate { card } => {
             let doc = read_card(&card)?;
             let problems = problems(&doc);
@@ -99,6 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             chosen_option(&doc, &answer).map_err(|e| CliError::fail(format!("--answer: {e}")))?;
             // The model's decision is settled first: an unknown id refuses the whole answer, and
             // nothing is written.
+            let mut settled = None;
             if let Some(id) = decision_id {
                 let correct = match correct.as_deref() {
                     None => Some(chose_recommendation(&doc, &answer)),
@@ -112,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                         .into());
                     }
                 };
-                settle(leo_dir, &id, correct, &card, &answer, &why)?;
+                settled = Some(settle(leo_dir, &id, correct, &card, &answer, &why)?);
             }
             let judgment = Judgment {
                 id: new_id(),
@@ -125,9 +150,46 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 tags: vec![CARD_TAG.to_string()],
             };
             let cwd = std::env::current_dir().context("reading the working directory")?;
-            super::judgment::append_fail_open(&judgment_path(&Env::Process, &cwd), &judgment)
+            let path = judgment_path(&Env::Process, &cwd);
+            let Some(settled) = settled else { return super::judgment::append_fail_open(&path, &judgment) };
+            eprintln!(
+                "settled: decision {} (consumer {}, question {}) is correct: {} in {}",
+                settled.id,
+                settled.consumer,
+                settled.question,
+                settled.correct.map_or("null".into(), |c| c.to_string()),
+                settled.ledger.display()
+            );
+            // The judgment ledger fails open; what was settled is said either way.
+            let judgment = match decisions::judgment::append_judgment(&path, &judgment) {
+                Ok(()) => Some(judgment),
+                Err(e @ decisions::judgment::AppendError::Invalid(_)) => {
+                    return Err(CliError::fail(e.to_string()).into());
+                }
+                Err(e @ decisions::judgment::AppendError::Io(..)) => {
+                    eprintln!("warning: append skipped: {e}");
+                    None
+                }
+            };
+            super::print_json(&serde_json::json!({"judgment": judgment, "settled": settled}), false)?;
+            Ok(exit::OK)
         }
     }
+}
+
+/// The calibration-ledger decision an answer settled, and what its outcome says.
+#[derive(Debug, serde::Serialize)]
+struct Settled {
+    /// The decision row's id.
+    id: String,
+    /// The consumer that recorded it.
+    consumer: String,
+    /// Its question.
+    question: String,
+    /// The outcome written: whether the decision was right.
+    correct: Option<bool>,
+    /// The calibration ledger written to.
+    ledger: PathBuf,
 }
 
 /// Append the outcome of a calibration-ledger decision, as `ledger outcome` would: an unknown id
@@ -139,7 +201,7 @@ fn settle(
     card: &Path,
     answer: &str,
     why: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Settled> {
     let Some(leo) = super::leo_dir(leo_dir) else {
         let e = CliError::fail("--decision-id: no .leopold directory found for the calibration ledger");
         return Err(e.hint("run from the project, or pass --leo-dir DIR").into());
@@ -147,7 +209,7 @@ fn settle(
     let path = ledger_path(&leo);
     let note = format!("answered {answer:?} on decision card {}: {why}", card.display());
     match record_outcome(&path, id, correct, Some(note)) {
-        Ok(()) => Ok(()),
+        Ok(d) => Ok(Settled { id: d.id, consumer: d.consumer, question: d.question, correct, ledger: path }),
         Err(e @ OutcomeError::UnknownId { .. }) => Err(CliError::fail(format!("--decision-id: {e}"))
             .hint("check the id printed by `decisions ledger record` or `decisions ask --record`")
             .into()),

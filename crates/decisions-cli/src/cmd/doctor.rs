@@ -141,20 +141,28 @@ fn catalogs(leo: &Path, provider: Option<&decisions::Descriptor>) -> Vec<(String
             let status = match path.is_file().then(|| super::read_json(&path)) {
                 None => Err("not a regular file".to_string()),
                 Some(Err(super::JsonFileError::Read(e))) => Err(format!("unreadable: {e}")),
-                Some(Err(super::JsonFileError::Parse(_))) => Err("not JSON".to_string()),
+                // The parser's own words, which name the line and column.
+                Some(Err(super::JsonFileError::Parse(e))) => {
+                    Err(format!("not JSON at line {}, column {}: {}", e.line, e.column, e.what))
+                }
                 Some(Ok(doc)) => match provider {
                     None => Ok(0),
-                    Some(p) => match decisions::validate_catalog(&doc.value, p) {
-                        Ok(c) if doc.duplicates.is_empty() => Ok(c.questions.len()),
-                        Ok(_) => {
-                            Err(format!("{} against \"{}\"", super::count(doc.duplicates.len(), "problem"), p.name))
+                    Some(p) => {
+                        let mut problems: Vec<String> = doc.duplicates.iter().map(ToString::to_string).collect();
+                        let valid = decisions::validate_catalog(&doc.value, p);
+                        if let Err(es) = &valid {
+                            problems.extend(es.iter().map(ToString::to_string));
                         }
-                        Err(es) => Err(format!(
-                            "{} against \"{}\"",
-                            super::count(es.len() + doc.duplicates.len(), "problem"),
-                            p.name
-                        )),
-                    },
+                        match valid {
+                            Ok(c) if problems.is_empty() => Ok(c.questions.len()),
+                            _ => Err(format!(
+                                "{} against \"{}\": {}",
+                                super::count(problems.len(), "problem"),
+                                p.name,
+                                problems.join("; ")
+                            )),
+                        }
+                    }
                 },
             };
             (name, status)
@@ -167,7 +175,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if f.absent() {
         return Ok(exit::OK);
     }
-    let row = |k: &str, v: String| println!("decisions {k:<12} {v}");
+    // Every value may quote a file or a server: shown inert.
+    let row = |k: &str, v: String| println!("decisions {k:<12} {}", decisions::escape::terminal(&v));
     row("payload", f.payload.as_ref().map_or("not installed".into(), |d| format!("{} (installed)", d.display())));
     if let (ConfigFile::Malformed { path, error }, _) = (&f.config, ()) {
         row("config", format!("{} is malformed, so it configures no provider: {error}", path.display()));
@@ -197,7 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         row(
             "catalog",
             match status {
-                Ok(n) => format!("{name}: ok, {n} questions"),
+                Ok(n) => format!("{name}: ok, {}", super::count(*n, "question")),
                 Err(e) => format!("{name}: {e}"),
             },
         );

@@ -185,15 +185,18 @@ fn decide(agent: permission::Agent, budget_ms: u64, env: &Env) -> Outcome {
     out
 }
 
-/// The project's `.leopold`: from the hook's `cwd`, else the agent's project variable, else the
-/// working directory.
+/// The project's `.leopold`: from the `cwd` the agent sent, else `LEOPOLD_PROJECT_DIR`, else
+/// the agent's project variable, else the working directory.
 fn project(cwd: Option<&Path>, env: &Env) -> Option<PathBuf> {
+    let named = env.get(decisions::PROJECT_ENV).filter(|d| !d.trim().is_empty()).map(PathBuf::from);
+    if let Some(leo) = cwd.and_then(decisions::find_leo_dir) {
+        return Some(leo);
+    }
+    if let Some(dir) = named {
+        return Some(dir.join(".leopold")).filter(|l| l.is_dir());
+    }
     let from_env = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"].iter().find_map(|v| env.get(v)).map(PathBuf::from);
-    cwd.map(Path::to_path_buf)
-        .into_iter()
-        .chain(from_env)
-        .chain(std::env::current_dir().ok())
-        .find_map(|d| decisions::find_leo_dir(&d))
+    from_env.into_iter().chain(std::env::current_dir().ok()).find_map(|d| decisions::find_leo_dir(&d))
 }
 
 /// The question as the catalog words it, for the denial to quote.
@@ -225,7 +228,7 @@ fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
     let path = leo.join("events.jsonl");
     let target = path.clone();
     let written = decisions::file::write_within(deadline, Duration::from_millis(SETTLE_MS), move |gate| {
-        decisions::append_lines(&target, &lines, None, deadline, gate)
+        decisions::append_lines(&target, &lines, decisions::Versioning::Unversioned, deadline, gate)
     });
     if let Err(e) = written {
         eprintln!("decisions: {} not logged to {}: {e}", super::count(events.len(), "event"), path.display());

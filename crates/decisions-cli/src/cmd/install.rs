@@ -14,7 +14,7 @@ pub struct Args {
     /// The provider to make active in the project [default: LEOPOLD_DECISIONS_PROVIDER]
     #[arg(long, value_name = "NAME")]
     provider: Option<String>,
-    /// The project to seed [default: the nearest one above the working directory]
+    /// The project to seed [default: LEOPOLD_PROJECT_DIR, else the nearest one above the working directory]
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
     /// Shipped catalogs to copy into the project, comma-separated (an existing file is kept)
@@ -164,9 +164,12 @@ fn todo(path: &Path, config: &str, provider: &str) -> Vec<String> {
     out
 }
 
-/// The project: the nearest directory above the working directory with a `.leopold`, else the
-/// git top level.
+/// The project: `LEOPOLD_PROJECT_DIR`, else the nearest directory above the working directory
+/// with a `.leopold`, else the git top level.
 fn find_project() -> Option<PathBuf> {
+    if let Some(dir) = Env::Process.get(decisions::PROJECT_ENV).filter(|d| !d.trim().is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
     let cwd = std::env::current_dir().ok()?;
     if let Some(leo) = decisions::find_leo_dir(&cwd) {
         return leo.parent().map(Path::to_path_buf);

@@ -137,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             println!("{id}");
         }
         Verb::Outcome { id, correct, note } => match record_outcome(&path, &id, correct.0, note) {
-            Ok(()) => {}
+            Ok(_) => {}
             Err(e @ OutcomeError::UnknownId { .. }) => {
                 let e = CliError::fail(e.to_string());
                 return Err(e

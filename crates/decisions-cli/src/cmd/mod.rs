@@ -161,9 +161,13 @@ pub fn hint_of(e: &anyhow::Error) -> Option<String> {
     e.chain().find_map(|c| c.downcast_ref::<CliError>()).and_then(|c| c.hint.clone())
 }
 
-/// The `.leopold` directory: the flag's, else the nearest above the working directory.
+/// The `.leopold` directory: the flag's, else `$LEOPOLD_PROJECT_DIR/.leopold`, else the
+/// nearest above the working directory.
 pub fn leo_dir(flag: Option<PathBuf>) -> Option<PathBuf> {
-    flag.or_else(|| std::env::current_dir().ok().and_then(|d| decisions::find_leo_dir(&d)))
+    flag.or_else(|| {
+        let named = decisions::Env::Process.get(decisions::PROJECT_ENV);
+        decisions::leo_dir_for(named.as_deref(), std::env::current_dir().ok().as_deref())
+    })
 }
 
 /// A catalog argument is a path when it names a file, has a separator or ends in `.json`;
@@ -186,15 +190,34 @@ pub fn catalog_name(arg: &str) -> Option<&str> {
 pub enum JsonFileError {
     /// It could not be read.
     Read(std::io::Error),
-    /// It is not JSON; the message names the line and column.
-    Parse(String),
+    /// It is not JSON.
+    Parse(NotJson),
+}
+
+/// Where and why a text is not JSON: shown `source:line:column: not JSON: what`.
+#[derive(Debug)]
+pub struct NotJson {
+    /// What was read (a path, a flag).
+    pub source: String,
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1.
+    pub column: usize,
+    /// What the parser said.
+    pub what: String,
+}
+
+impl std::fmt::Display for NotJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}: not JSON: {}", self.source, self.line, self.column, self.what)
+    }
 }
 
 impl std::fmt::Display for JsonFileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             JsonFileError::Read(e) => write!(f, "{e}"),
-            JsonFileError::Parse(m) => f.write_str(m),
+            JsonFileError::Parse(m) => write!(f, "{m}"),
         }
     }
 }
@@ -204,7 +227,7 @@ pub fn parse_json(text: &str, source: &str) -> Result<Value, JsonFileError> {
     serde_json::from_str(text).map_err(|e| {
         let what = e.to_string();
         let what = what.split(" at line ").next().unwrap_or(&what).to_string();
-        JsonFileError::Parse(format!("{source}:{}:{}: not JSON: {what}", e.line(), e.column()))
+        JsonFileError::Parse(NotJson { source: source.to_string(), line: e.line(), column: e.column(), what })
     })
 }
 
@@ -261,7 +284,8 @@ pub fn positive_ms(s: &str) -> Result<u64, String> {
     }
 }
 
-/// The flags every command that asks the seam shares.
+// The flags every command that asks the seam shares. (A `///` comment here would become the
+// help text of every command that flattens it.)
 #[derive(Debug, Clone, clap::Args)]
 pub struct SeamArgs {
     /// The project's .leopold directory [default: the nearest above the working directory]
@@ -334,9 +358,10 @@ pub fn warn_skipped(skipped: usize, path: &Path) {
     }
 }
 
-/// Print a JSON value on stdout, pretty when asked.
+/// Print a JSON value on stdout, pretty when asked, with every character a terminal would act
+/// on written as a `\u` escape (the same JSON value).
 pub fn print_json(v: &impl serde::Serialize, pretty: bool) -> anyhow::Result<()> {
     let text = if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) };
-    println!("{}", text.context("serialising output")?);
+    println!("{}", decisions::escape::json_text(&text.context("serialising output")?));
     Ok(())
 }

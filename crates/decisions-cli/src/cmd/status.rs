@@ -44,6 +44,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     parts.push(format!("payload {}", if f.payload.is_some() { "installed" } else { "not installed" }));
     parts.push(if f.missing.is_empty() { "ready".into() } else { format!("not ready ({})", f.missing.len()) });
-    println!("decisions: {}", parts.join("; "));
+    println!("decisions: {}", decisions::escape::terminal(&parts.join("; ")));
     Ok(exit::OK)
 }

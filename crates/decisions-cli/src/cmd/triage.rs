@@ -115,7 +115,10 @@ fn read_lines(path: &Path, mut each: impl FnMut(Value)) -> anyhow::Result<()> {
 
 fn write_reports(report: &Report, markdown: Option<&Path>, json: Option<&Path>) -> anyhow::Result<()> {
     let text = report.markdown();
-    let json_text = json.map(|_| serde_json::to_string_pretty(&report.json())).transpose()?.map(|t| t + "\n");
+    let json_text = json
+        .map(|_| serde_json::to_string_pretty(&report.json()))
+        .transpose()?
+        .map(|t| decisions::escape::json_text(&t).into_owned() + "\n");
     let write = |path: &Path, text: &str, flag: &str| -> anyhow::Result<()> {
         if path.as_os_str() == "-" {
             let mut out = std::io::stdout().lock();

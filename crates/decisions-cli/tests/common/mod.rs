@@ -48,7 +48,10 @@ pub fn run(cmd: &mut Command) -> Run {
 /// and no provider named by the environment.
 pub fn keyed(cwd: &Path, key: &str) -> Command {
     let mut c = Command::cargo_bin("decisions").expect("binary");
-    c.current_dir(cwd).env_remove("LEOPOLD_DECISIONS_PROVIDER").env("TYPESAFE_API_KEY", key);
+    c.current_dir(cwd)
+        .env_remove("LEOPOLD_DECISIONS_PROVIDER")
+        .env_remove("LEOPOLD_PROJECT_DIR")
+        .env("TYPESAFE_API_KEY", key);
     c
 }
 
@@ -75,8 +78,9 @@ pub struct Sandbox {
 }
 
 /// Every variable the binary reads that a developer's shell may have set.
-const CLEARED: [&str; 14] = [
+const CLEARED: [&str; 15] = [
     "LEOPOLD_DECISIONS_PROVIDER",
+    "LEOPOLD_PROJECT_DIR",
     "LEOPOLD_DECISIONS_DIR",
     "LEOPOLD_HOME",
     "LEOPOLD_DECISIONS_TIMEOUT_MS",

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::file::write_within;
 use crate::ledger::{DecisionRow, Row, append_rows, ledger_path};
-use crate::project::find_leo_dir;
+use crate::project::{PROJECT_ENV, leo_dir_for};
 
 /// Time past a decision's deadline for recording its rows.
 pub const RECORD_GRACE: Duration = Duration::from_millis(250);
@@ -43,7 +43,10 @@ pub fn record(leo_dir: Option<&Path>, rows: Vec<DecisionRow>, deadline: Instant)
     if rows.is_empty() {
         return (Vec::new(), None);
     }
-    let leo = leo_dir.map(Path::to_path_buf).or_else(|| std::env::current_dir().ok().and_then(|d| find_leo_dir(&d)));
+    let leo = leo_dir.map(Path::to_path_buf).or_else(|| {
+        let named = std::env::var(PROJECT_ENV).ok();
+        leo_dir_for(named.as_deref(), std::env::current_dir().ok().as_deref())
+    });
     let Some(leo) = leo else {
         return (Vec::new(), Some("no .leopold directory found for the calibration ledger".into()));
     };

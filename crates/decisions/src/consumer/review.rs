@@ -9,7 +9,6 @@
 //! a reviewer returned nothing parseable is never merged or demoted.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -297,24 +296,23 @@ pub fn refine_reviews(base: &ReviewResult, req: &RefineRequest<'_>) -> Refined {
     };
     let findings = &base.blocking;
     let candidates: Vec<usize> = (0..findings.len()).filter(|&i| !findings[i].is_unparseable()).collect();
-    let pairs: Vec<(usize, usize)> =
-        candidates.iter().enumerate().flat_map(|(k, &i)| candidates[k + 1..].iter().map(move |&j| (i, j))).collect();
     let concurrency = req.concurrency.max(1);
     let mut asked: Vec<Asked> = Vec::new();
     let groups = Mutex::new(Groups((0..findings.len()).collect()));
-    let lock = |g: &Mutex<Groups>| g.lock().unwrap_or_else(std::sync::PoisonError::into_inner).0.clone();
 
-    // 1. Merge: a pair is asked only while it can still change a group.
-    let merging_skipped = if pairs.len() > req.max_pairs {
+    // 1. Merge: the bound is checked before any pair is made, and pairs are made one at a time
+    // as workers take them, so memory stays linear in the findings whatever the panel's size.
+    // A pair is asked only while it can still change a group.
+    let c = candidates.len();
+    let pair_count = c.saturating_mul(c.saturating_sub(1)) / 2;
+    let merging_skipped = if pair_count > req.max_pairs {
         Some(format!(
-            "{} findings make {} pairs, more than the bound of {}: no findings were merged",
-            candidates.len(),
-            pairs.len(),
+            "{c} findings make {pair_count} pairs, more than the bound of {}: no findings were merged",
             req.max_pairs
         ))
     } else {
-        asked.extend(run_bounded(pairs.len(), concurrency, |k| {
-            let (i, j) = pairs[k];
+        let pairs = (0..c).flat_map(|a| (a + 1..c).map(move |b| (a, b))).map(|(a, b)| (candidates[a], candidates[b]));
+        asked.extend(run_bounded(pairs, concurrency, |k, (i, j)| {
             {
                 let mut g = groups.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 if g.root(i) == g.root(j) {
@@ -329,18 +327,20 @@ pub fn refine_reviews(base: &ReviewResult, req: &RefineRequest<'_>) -> Refined {
         }));
         None
     };
-    let mut parents = Groups(lock(&groups));
+    let mut parents = groups.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     let roots: Vec<usize> = candidates.iter().copied().filter(|&i| parents.root(i) == i).collect();
 
     // 2. Demote: each group's finding, asked whether it is a defect at all.
-    let mut demote_asked = run_bounded(roots.len(), concurrency, |k| {
-        let state = json!({"finding": findings[roots[k]]});
+    let first = pair_count.min(req.max_pairs);
+    let mut demote_asked = run_bounded(roots.iter().copied(), concurrency, |k, root| {
+        let state = json!({"finding": findings[root]});
         let (answer, band, events) = one(&prepared, IS_DEFECT, &state);
         let preference = band == Band::Act && answer.as_ref().is_some_and(|a| noul(a) < 0.5);
-        Some(Asked { order: pairs.len() + k, question: IS_DEFECT, answer, band, acted: preference, events })
+        Some(Asked { order: first + k, question: IS_DEFECT, answer, band, acted: preference, events })
     });
     demote_asked.sort_by_key(|a| a.order);
-    let demoted_roots: Vec<usize> = roots.iter().zip(&demote_asked).filter(|(_, a)| a.acted).map(|(&r, _)| r).collect();
+    let demoted_roots: std::collections::BTreeSet<usize> =
+        roots.iter().zip(&demote_asked).filter(|(_, a)| a.acted).map(|(&r, _)| r).collect();
     asked.extend(demote_asked);
     asked.sort_by_key(|a| a.order);
 
@@ -348,17 +348,16 @@ pub fn refine_reviews(base: &ReviewResult, req: &RefineRequest<'_>) -> Refined {
         .filter(|&i| findings[i].is_unparseable() || (parents.root(i) == i && !demoted_roots.contains(&i)))
         .map(|i| findings[i].clone())
         .collect();
-    let merged: Vec<Merge> = roots
-        .iter()
-        .map(|&r| Merge {
-            kept: findings[r].clone(),
-            folded: (0..findings.len())
-                .filter(|&i| i != r && !findings[i].is_unparseable() && parents.root(i) == r)
-                .map(|i| findings[i].clone())
-                .collect(),
-        })
-        .filter(|m| !m.folded.is_empty())
-        .collect();
+    // Each group's folded findings, gathered in one pass.
+    let mut folded_into: std::collections::BTreeMap<usize, Vec<Finding>> = std::collections::BTreeMap::new();
+    for &i in &candidates {
+        let r = parents.root(i);
+        if r != i {
+            folded_into.entry(r).or_default().push(findings[i].clone());
+        }
+    }
+    let merged: Vec<Merge> =
+        folded_into.into_iter().map(|(r, folded)| Merge { kept: findings[r].clone(), folded }).collect();
     let demoted: Vec<Finding> = demoted_roots.iter().map(|&r| findings[r].clone()).collect();
     let folded: usize = merged.iter().map(|m| m.folded.len()).sum();
     let mut notes = Vec::new();
@@ -407,19 +406,23 @@ fn one(prepared: &Prepared, question: &'static str, state: &Value) -> (Option<An
     (answer, band, decision.events)
 }
 
-/// Run `task(k)` for k in 0..n with at most `concurrency` at once; the results in no order.
-fn run_bounded<T: Send>(n: usize, concurrency: usize, task: impl Fn(usize) -> Option<T> + Sync) -> Vec<T> {
-    let next = AtomicUsize::new(0);
+/// Run `task(k, item)` for each item (the k-th) with at most `concurrency` at once, taking
+/// items from the iterator one at a time as workers free up; the results in no order.
+fn run_bounded<I: Send, T: Send>(
+    items: impl Iterator<Item = I> + Send,
+    concurrency: usize,
+    task: impl Fn(usize, I) -> Option<T> + Sync,
+) -> Vec<T> {
+    let workers = items.size_hint().1.map_or(concurrency, |n| n.min(concurrency));
+    let items = Mutex::new(items.enumerate());
     let out = Mutex::new(Vec::new());
     std::thread::scope(|s| {
-        for _ in 0..concurrency.min(n) {
+        for _ in 0..workers {
             s.spawn(|| {
                 loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= n {
-                        break;
-                    }
-                    if let Some(r) = task(k) {
+                    let next = items.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next();
+                    let Some((k, item)) = next else { break };
+                    if let Some(r) = task(k, item) {
                         out.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(r);
                     }
                 }

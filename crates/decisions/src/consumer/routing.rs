@@ -13,8 +13,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use regex::Regex;
@@ -116,7 +116,51 @@ fn folded(text: &str) -> String {
     text.to_ascii_lowercase()
 }
 
+/// Work that destroys what a revert cannot bring back, in the words people write it with: a
+/// verb of destruction and its object with words between ("drop the users table", "truncate the
+/// audit log table", "wipe the staging volumes"), and the phrases that need no object (`rm -rf`,
+/// force pushes, history rewrites). Critical and sharp, like `drop table` always was.
+const DESTROY_VERBS: &str = r"drop(?:s|ped|ping)?|truncat(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|purg(?:e|es|ed|ing)|wip(?:e|es|ed|ing)|destroy(?:s|ed|ing)?|eras(?:e|es|ed|ing)|nuk(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|tear(?:s|ing)?\s+down|tore\s+down|torn\s+down";
+/// What those verbs destroy: data, schemas, history and infrastructure.
+const DESTROY_OBJECTS: &str = r"tables?|databases?|dbs?|schemas?|collections?|keyspaces?|partitions?|buckets?|volumes?|disks?|clusters?|snapshots?|backups?|branch(?:es)?|repos?|repositor(?:y|ies)|history|histories";
+/// Words that make a `branch` a branch of code, not of a repository ("remove the dead branch").
+const CODE_BRANCH: [&str; 9] = ["dead", "else", "unreachable", "if", "match", "switch", "case", "default", "code"];
+/// Phrases that are irreversible on their own.
+const IRREVERSIBLE_PHRASES: &str = r"rm\s+-(?:rf|fr|r\s+-f|f\s+-r)|force[\s-]?push(?:es|ed|ing)?|push\s+(?:-f|--force(?:-with-lease)?)|filter-branch|filter-repo|reset\s+--hard|history\s+rewrit(?:e|es|ing)|rewrit(?:e|es|ing|ten)\s+(?:the\s+|git\s+|our\s+|its\s+|their\s+)*(?:git\s+)?history|rewrote\s+(?:the\s+|git\s+)*history";
+/// How many words may stand between a verb of destruction and its object.
+const DESTROY_GAP: usize = 4;
+/// Words that end the reach of a verb: what follows is not its object ("remove the border
+/// from the table").
+const DESTROY_STOPS: [&str; 11] = ["from", "in", "into", "on", "onto", "to", "for", "with", "at", "by", "than"];
+
 static CRITICAL: LazyLock<Regex> = LazyLock::new(|| words(CRITICAL_WORDS));
+static DESTROY_VERB: LazyLock<Regex> = LazyLock::new(|| words(DESTROY_VERBS));
+static DESTROY_OBJECT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^(?:{DESTROY_OBJECTS})$")).unwrap_or_else(|e| unreachable!("{e}")));
+static IRREVERSIBLE: LazyLock<Regex> = LazyLock::new(|| words(IRREVERSIBLE_PHRASES));
+
+/// Whether folded text names irreversible destruction (see [`DESTROY_VERBS`]).
+fn irreversible(text: &str) -> bool {
+    if IRREVERSIBLE.is_match(text) {
+        return true;
+    }
+    DESTROY_VERB.find_iter(text).any(|verb| {
+        let mut code = false;
+        for (i, raw) in text[verb.end()..].split_whitespace().take(DESTROY_GAP + 1).enumerate() {
+            let word = raw.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '-');
+            if DESTROY_OBJECT.is_match(word) && !(code && word.starts_with("branch")) {
+                return true;
+            }
+            code |= CODE_BRANCH.contains(&word);
+            // A clause ends at punctuation, and a preposition starts another object.
+            let ends = raw.ends_with(['.', ',', ';', ':', '!', '?', ')']);
+            if ends || DESTROY_STOPS.contains(&word) || i == DESTROY_GAP {
+                return false;
+            }
+        }
+        false
+    })
+}
 static SHARP: LazyLock<Regex> = LazyLock::new(|| words(SHARP_WORDS));
 static TRIVIAL: LazyLock<Regex> = LazyLock::new(|| words(TRIVIAL_WORDS));
 static HIGH_RISK: LazyLock<Regex> = LazyLock::new(|| words(HIGH_RISK_WORDS));
@@ -135,8 +179,9 @@ pub fn classify_item(item: &str, charter: &str) -> ItemClass {
     let charter = charter.as_str();
     let verdict =
         |effort, critical, reason: &str| ItemClass { effort, critical, reason: reason.into(), files: Vec::new() };
-    if CRITICAL.is_match(text) {
-        return if SHARP.is_match(text) {
+    let destroys = irreversible(text);
+    if destroys || CRITICAL.is_match(text) {
+        return if destroys || SHARP.is_match(text) {
             verdict(Effort::Max, true, "critical: matches risk keyword (sharp edge \u{2192} max effort)")
         } else {
             verdict(Effort::High, true, "critical: matches risk keyword")
@@ -210,57 +255,115 @@ impl Probe for RepoProbe {
         if paths.is_empty() {
             return out;
         }
-        let Ok(finder) = aho_corasick::AhoCorasick::new(paths) else { return out };
-        let started = Instant::now();
-        let counts: Vec<AtomicUsize> = paths.iter().map(|_| AtomicUsize::new(0)).collect();
-        let (read, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-        let walker = ignore::WalkBuilder::new(&self.root).threads(threads).build_parallel();
-        walker.run(|| {
-            let (finder, counts, read, stopped) = (&finder, &counts, &read, &stopped);
-            let root = &self.root;
-            Box::new(move |entry| {
-                if started.elapsed() > self.budget {
-                    stopped.store(true, Ordering::Relaxed);
-                    return ignore::WalkState::Quit;
-                }
-                let Ok(entry) = entry else { return ignore::WalkState::Continue };
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
-                    return ignore::WalkState::Continue;
-                }
-                if entry.metadata().map_or(true, |m| m.len() > PROBE_FILE_MAX) {
-                    return ignore::WalkState::Continue;
-                }
-                let Ok(bytes) = std::fs::read(entry.path()) else { return ignore::WalkState::Continue };
-                read.fetch_add(1, Ordering::Relaxed);
-                if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-                    return ignore::WalkState::Continue; // binary
-                }
-                let own = entry.path().strip_prefix(root).ok().map(|p| p.to_string_lossy().replace('\\', "/"));
-                let mut seen = BTreeSet::new();
-                for m in finder.find_overlapping_iter(&bytes) {
-                    seen.insert(m.pattern().as_usize());
-                }
-                for i in seen {
-                    if own.as_deref() != Some(paths[i].as_str()) {
-                        counts[i].fetch_add(1, Ordering::Relaxed);
-                    }
-                }
-                ignore::WalkState::Continue
-            })
+        // The walk runs on a thread of its own: whatever a file does (a FIFO that appears mid
+        // walk, a mount that stalls a read), the answer comes at the budget with what was
+        // counted by then.
+        let walk = Arc::new(Walk {
+            counts: paths.iter().map(|_| AtomicUsize::new(0)).collect(),
+            read: AtomicUsize::new(0),
+            stopped: AtomicBool::new(false),
         });
-        for (p, c) in paths.iter().zip(&counts) {
+        let deadline = Instant::now() + self.budget;
+        let (theirs, root, owned) = (Arc::clone(&walk), self.root.clone(), paths.to_vec());
+        let finished = crate::file::within(deadline + WALK_SETTLE, move || theirs.run(&root, &owned, deadline));
+        if finished.is_none() {
+            walk.stopped.store(true, Ordering::Relaxed);
+        }
+        for (p, c) in paths.iter().zip(&walk.counts) {
             out.counts.insert(p.clone(), c.load(Ordering::Relaxed));
         }
-        if stopped.load(Ordering::Relaxed) {
+        if walk.stopped.load(Ordering::Relaxed) {
             out.incomplete = Some(format!(
                 "the reference walk stopped at its {} ms budget after {} files; counts are lower bounds",
                 self.budget.as_millis(),
-                read.load(Ordering::Relaxed)
+                walk.read.load(Ordering::Relaxed)
             ));
         }
         out
     }
+}
+
+/// How long past its budget the walk is waited for before its counts are taken as they stand.
+const WALK_SETTLE: Duration = Duration::from_millis(50);
+
+/// One reference walk's counts, shared with the thread that walks.
+struct Walk {
+    counts: Vec<AtomicUsize>,
+    read: AtomicUsize,
+    stopped: AtomicBool,
+}
+
+impl Walk {
+    fn run(&self, root: &Path, paths: &[String], deadline: Instant) {
+        let Ok(finder) = aho_corasick::AhoCorasick::new(paths) else { return };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let walker = ignore::WalkBuilder::new(root).threads(threads).build_parallel();
+        walker.run(|| {
+            let finder = &finder;
+            Box::new(move |entry| {
+                if self.stopped.load(Ordering::Relaxed) || Instant::now() > deadline {
+                    self.stopped.store(true, Ordering::Relaxed);
+                    return ignore::WalkState::Quit;
+                }
+                let Ok(entry) = entry else { return ignore::WalkState::Continue };
+                if entry.file_type().is_some_and(|t| t.is_file()) {
+                    self.count(finder, root, paths, entry.path());
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    }
+
+    /// Count the paths one file mentions. The file is opened without blocking and read only if
+    /// it is still a regular file (it may have become a FIFO since the walk listed it), and
+    /// never past [`PROBE_FILE_MAX`].
+    fn count(&self, finder: &aho_corasick::AhoCorasick, root: &Path, paths: &[String], path: &Path) {
+        let Ok(file) = crate::file::open_for_read(path) else { return };
+        if file.metadata().map_or(true, |m| m.len() > PROBE_FILE_MAX) {
+            return;
+        }
+        let mut bytes = Vec::new();
+        if std::io::Read::read_to_end(&mut std::io::Read::take(file, PROBE_FILE_MAX + 1), &mut bytes).is_err()
+            || bytes.len() as u64 > PROBE_FILE_MAX
+        {
+            return;
+        }
+        self.read.fetch_add(1, Ordering::Relaxed);
+        if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+            return; // binary
+        }
+        let own = path.strip_prefix(root).ok().map(|p| p.to_string_lossy().replace('\\', "/"));
+        let mut seen = BTreeSet::new();
+        for m in finder.find_overlapping_iter(&bytes) {
+            if mentions(&bytes, m.start(), m.end()) {
+                seen.insert(m.pattern().as_usize());
+            }
+        }
+        for i in seen {
+            if own.as_deref() != Some(paths[i].as_str()) {
+                self.counts[i].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Whether `text[start..end]` is a mention of the path, not part of a longer one: nothing
+/// path-like touches it on either side, except a leading `./`. So `src/retry.rs` is mentioned
+/// by `./src/retry.rs` and by "see src/retry.rs.", but not by `xsrc/retry.rs` or
+/// `src/retry.rs.bak`.
+fn mentions(text: &[u8], start: usize, end: usize) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let free = |at: usize| at == 0 || !(word(text[at - 1]) || matches!(text[at - 1], b'.' | b'/'));
+    let before_ok = match start.checked_sub(1).map(|i| text[i]) {
+        Some(b'/') => text[..start].ends_with(b"./") && free(start - 2),
+        _ => free(start),
+    };
+    let after_ok = match text.get(end) {
+        None => true,
+        Some(b'.') => !text.get(end + 1).is_some_and(|b| word(*b)),
+        Some(b) => !word(*b) && *b != b'/',
+    };
+    before_ok && after_ok
 }
 
 static BACKTICKED: LazyLock<Regex> =
@@ -278,21 +381,31 @@ pub fn named_paths(item: &str, root: &Path) -> Vec<String> {
     existing(candidates, root)
 }
 
-/// The candidates that are files or directories inside `root`, sorted and deduplicated.
+/// The candidates that are files or directories inside `root`, each written one way
+/// (`./src//a.rs` is `src/a.rs`), sorted and deduplicated. The root itself (`.`) names no file.
 fn existing(candidates: impl IntoIterator<Item = String>, root: &Path) -> Vec<String> {
     let Ok(real_root) = root.canonicalize() else { return Vec::new() };
     let kept: BTreeSet<String> = candidates
         .into_iter()
-        .filter(|p| {
-            let path = Path::new(p);
-            let inside = !path.is_absolute()
-                && path
-                    .components()
-                    .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
-            inside && root.join(path).canonicalize().is_ok_and(|real| real.starts_with(&real_root))
-        })
+        .filter_map(|p| normalised(&p))
+        .filter(|p| root.join(p).canonicalize().is_ok_and(|real| real.starts_with(&real_root) && real != real_root))
         .collect();
     kept.into_iter().collect()
+}
+
+/// A relative path written one way: its names joined by `/`, without `.` or empty parts; none
+/// for an absolute path, one through `..`, or one that names only the root.
+fn normalised(p: &str) -> Option<String> {
+    let path = Path::new(p);
+    let mut names = Vec::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::Normal(n) => names.push(n.to_str()?),
+            std::path::Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!names.is_empty()).then(|| names.join("/"))
 }
 
 /// The evidence for an item: the named paths that exist (or `files`, filtered the same way),
@@ -492,5 +605,42 @@ fn noul(a: &Answer) -> f64 {
     match a.value {
         AnswerValue::Noul(p) => p,
         _ => 0.5,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mention_is_the_path_itself_not_part_of_a_longer_one() {
+        let at = |text: &str| {
+            let start = text.find("src/a.rs").expect("in text");
+            mentions(text.as_bytes(), start, start + "src/a.rs".len())
+        };
+        for yes in ["src/a.rs", "see src/a.rs.", "`src/a.rs`", "./src/a.rs", "(src/a.rs)", "\"src/a.rs\","] {
+            assert!(at(yes), "{yes}");
+        }
+        for no in ["xsrc/a.rs", "src/a.rs.bak", "lib/src/a.rs", "../src/a.rs", "src/a.rsx", "src/a.rs/b"] {
+            assert!(!at(no), "{no}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_where_the_walk_listed_a_file_is_skipped_at_once() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let fifo = dir.path().join("f.txt");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()));
+        let walk =
+            Walk { counts: vec![AtomicUsize::new(0)], read: AtomicUsize::new(0), stopped: AtomicBool::new(false) };
+        let finder = aho_corasick::AhoCorasick::new(["x"]).expect("finder");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let path = fifo.clone();
+        std::thread::spawn(move || {
+            walk.count(&finder, Path::new("/"), &["x".to_string()], &path);
+            let _ = tx.send(walk.read.load(Ordering::Relaxed));
+        });
+        assert_eq!(rx.recv_timeout(Duration::from_secs(2)), Ok(0), "opened without blocking, and not read");
     }
 }

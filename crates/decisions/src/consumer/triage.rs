@@ -13,6 +13,7 @@ use crate::answer::{AnswerValue, certainty_of};
 use crate::ask::Decision;
 use crate::band::Band;
 use crate::contract::{Catalog, QuestionKind};
+use crate::escape::markdown;
 use crate::secret::clip;
 
 /// The catalog triage asks from.
@@ -272,26 +273,29 @@ impl Report {
     /// ranked by severity, then noise.
     pub fn markdown(&self) -> String {
         let mut out = String::new();
-        let all = format!("{} of {} issues are in human review", self.human_review.len(), self.items);
+        let all = format!("{} of {} in human review", self.human_review.len(), issues(self.items));
         if self.no_provider {
             out.push_str(&format!(
                 "No provider is configured: {all}. Run `decisions doctor` to see what is missing.\n\n"
             ));
         } else if let Some(why) = &self.unprepared {
-            out.push_str(&format!("Nothing was asked ({why}): {all}. Fix it and run again with --resume.\n\n"));
+            out.push_str(&format!(
+                "Nothing was asked ({}): {all}. Fix it and run again with --resume.\n\n",
+                markdown(why)
+            ));
         }
         out.push_str("# Triage report\n\n");
-        let kinds: Vec<String> = self.buckets.iter().map(|(k, e)| format!("{} {k}", e.len())).collect();
+        let kinds: Vec<String> = self.buckets.iter().map(|(k, e)| format!("{} {}", e.len(), markdown(k))).collect();
         out.push_str(&format!(
-            "{} issues: {} classified{}, {} noise, {} for human review.",
-            self.items,
+            "{}: {} classified{}, {} noise, {} for human review.",
+            issues(self.items),
             self.classified(),
             if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) },
             self.noise.len(),
             self.human_review.len()
         ));
         if let (Some(p), Some(m)) = (&self.provider, &self.model) {
-            out.push_str(&format!(" Answered by {p}, model {m}."));
+            out.push_str(&format!(" Answered by {}, model {}.", markdown(p), markdown(m)));
         }
         out.push_str("\n\n");
         out.push_str(&format!("## Human review ({})\n\n", self.human_review.len()));
@@ -313,7 +317,8 @@ impl Report {
         }
         for (kind, entries) in &self.buckets {
             out.push_str(&format!(
-                "## {kind} ({})\n\n| id | severity | title | needs repro |\n|---|---|---|---|\n",
+                "## {} ({})\n\n| id | severity | title | needs repro |\n|---|---|---|---|\n",
+                markdown(kind),
                 entries.len()
             ));
             for e in entries {
@@ -365,6 +370,11 @@ impl Report {
     }
 }
 
+/// "1 issue", "3 issues".
+fn issues(n: usize) -> String {
+    if n == 1 { "1 issue".into() } else { format!("{n} issues") }
+}
+
 /// Ids in the order a maintainer reads them: numbers by value, before text.
 fn by_id(a: &Value, b: &Value) -> std::cmp::Ordering {
     match (a.as_f64(), b.as_f64()) {
@@ -384,10 +394,9 @@ fn id_text(id: &Value) -> String {
     }
 }
 
-/// Text safe in a Markdown table cell: one line, pipes escaped, clipped.
+/// Text safe in a Markdown table cell: clipped, then inert (one line, no markup, no HTML).
 fn cell(text: &str) -> String {
-    let one_line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    clip(one_line.trim(), 120).replace('|', "\\|")
+    markdown(&clip(text.trim(), 120))
 }
 
 #[cfg(test)]
@@ -417,7 +426,7 @@ mod tests {
 
     #[test]
     fn cells_stay_in_their_table() {
-        assert_eq!(cell("a | b\nc"), "a \\| b c");
+        assert_eq!(cell("a | b\nc"), "a \\| b\\\\x0ac", "the newline shown, its backslash escaped for Markdown");
         assert_eq!(id_text(&json!(12)), "#12");
         assert_eq!(id_text(&json!("GH-3")), "GH-3");
     }

@@ -153,6 +153,97 @@ fn text(obj: &Map<String, Value>, at: &str, field: &str, non_empty: bool, out: &
     }
 }
 
+/// Why a card could not be made from the flags given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NewCardError {
+    /// A card asks something.
+    #[error("the question is empty")]
+    NoQuestion,
+    /// A card has 2 or 3 options.
+    #[error("a card has 2 or 3 options, found {0}")]
+    OptionCount(usize),
+    /// An option with no text.
+    #[error("option {0} is empty")]
+    EmptyOption(usize),
+    /// Two options that read the same.
+    #[error("option \"{0}\" is given twice")]
+    RepeatedOption(String),
+    /// A recommendation that is none of the options.
+    #[error("the recommendation \"{given}\" is none of the options ({options})")]
+    Recommendation {
+        /// What was given.
+        given: String,
+        /// The options' labels.
+        options: String,
+    },
+    /// A confidence outside high, medium, low.
+    #[error("the confidence must be one of high, medium, low, found \"{0}\"")]
+    Confidence(String),
+}
+
+/// A valid card to fill in: the question, each option (its id made from its label), the
+/// recommendation (the first option when none is given, by id or label), the confidence, and
+/// empty `consequence`, `impact` and `diff_summary` for a person to write.
+pub fn new_card(
+    question: &str,
+    options: &[String],
+    recommendation: Option<&str>,
+    confidence: &str,
+) -> Result<Value, NewCardError> {
+    if question.trim().is_empty() {
+        return Err(NewCardError::NoQuestion);
+    }
+    if !(2..=3).contains(&options.len()) {
+        return Err(NewCardError::OptionCount(options.len()));
+    }
+    if !CONFIDENCES.contains(&confidence) {
+        return Err(NewCardError::Confidence(confidence.into()));
+    }
+    let mut made: Vec<(String, String)> = Vec::new();
+    for (i, label) in options.iter().map(|o| o.trim()).enumerate() {
+        if label.is_empty() {
+            return Err(NewCardError::EmptyOption(i + 1));
+        }
+        if made.iter().any(|(_, l)| l == label) {
+            return Err(NewCardError::RepeatedOption(label.into()));
+        }
+        let slug = slug(label).unwrap_or_else(|| format!("option-{}", i + 1));
+        let id = if made.iter().any(|(id, _)| *id == slug) { format!("{slug}-{}", i + 1) } else { slug };
+        made.push((id, label.to_string()));
+    }
+    let recommended = match recommendation.map(str::trim) {
+        None => made[0].0.clone(),
+        Some(r) => match made.iter().find(|(id, label)| id == r || label == r) {
+            Some((id, _)) => id.clone(),
+            None => {
+                let labels: Vec<&str> = made.iter().map(|(_, l)| l.as_str()).collect();
+                return Err(NewCardError::Recommendation { given: r.into(), options: labels.join(", ") });
+            }
+        },
+    };
+    let options: Vec<Value> =
+        made.into_iter().map(|(id, label)| serde_json::json!({"id": id, "label": label, "consequence": ""})).collect();
+    Ok(serde_json::json!({
+        "question": question.trim(),
+        "options": options,
+        "recommendation": recommended,
+        "confidence": confidence,
+        "impact": "",
+        "diff_summary": "",
+    }))
+}
+
+/// An option's id from its label: lowercase ASCII letters and digits, words joined by `-`;
+/// none when the label has no such characters.
+fn slug(label: &str) -> Option<String> {
+    let words: Vec<String> = label
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    (!words.is_empty()).then(|| words.join("-"))
+}
+
 /// The option an answer names, by id or label; `Err` lists the options to choose from.
 pub fn chosen_option<'a>(card: &'a Value, answer: &str) -> Result<&'a Value, String> {
     let options = card["options"].as_array().map(Vec::as_slice).unwrap_or_default();
@@ -168,6 +259,31 @@ pub fn chosen_option<'a>(card: &'a Value, answer: &str) -> Result<&'a Value, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_card_is_valid_and_names_its_options_from_their_labels() {
+        let opts = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let card =
+            new_card("Ship on Friday?", &opts(&["Ship it", "Wait until Monday"]), Some("Wait until Monday"), "low")
+                .expect("card");
+        assert!(card_problems(&card).is_empty(), "{card}");
+        assert_eq!(card["options"][1]["id"], "wait-until-monday");
+        assert_eq!(card["recommendation"], "wait-until-monday");
+        let jp = new_card("金曜日?", &opts(&["はい", "いいえ"]), None, "medium").expect("card");
+        assert_eq!(
+            (jp["options"][0]["id"].clone(), jp["recommendation"].clone()),
+            (json!("option-1"), json!("option-1"))
+        );
+        assert!(card_problems(&jp).is_empty());
+        assert_eq!(new_card("q", &opts(&["a"]), None, "low"), Err(NewCardError::OptionCount(1)));
+        assert!(matches!(
+            new_card("q", &opts(&["a", "b"]), Some("c"), "low"),
+            Err(NewCardError::Recommendation { .. })
+        ));
+        assert_eq!(new_card("q", &opts(&["a", "a"]), None, "low"), Err(NewCardError::RepeatedOption("a".into())));
+        let twins = new_card("q", &opts(&["A b", "a-B"]), None, "low").expect("card");
+        assert_eq!(twins["options"][1]["id"], "a-b-2");
+    }
     use serde_json::json;
 
     fn card() -> Value {

@@ -2,7 +2,10 @@
 //! the next card as similar past decisions.
 //!
 //! JSONL, one `judgment-ledger.v1` record a line, keys in the order
-//! `id, project, decided_at, question, answer, rationale, card_ref, tags`. Default path
+//! `id, project, decided_at, question, answer, rationale, card_ref, tags`. It is the Harness's
+//! format, whose schema is closed (`additionalProperties: false`), so a 1.0 record carries those
+//! eight keys and nothing else: no `"v"` (absent is 1.0 to every reader); a later version may
+//! add it. Default path
 //! `<root>/.claude/state/judgment-ledger.jsonl`, or `HARNESS_JUDGMENT_LEDGER`. Every read path
 //! filters by project; results are capped at [`MAX_RESULTS`].
 
@@ -14,13 +17,13 @@ use memchr::memmem::Finder;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Env;
-use crate::jsonl::{self, Format};
+use crate::jsonl::{self, Format, Versioning};
 
-/// The format this build writes and reads (`"v"` at the end of each record; none is 1.0).
+/// The format this build writes and reads. A 1.0 record states no `"v"`; a later one would.
 pub const FORMAT: Format = Format { major: 1, minor: 0 };
 
 mod card;
-pub use card::{CONFIDENCES, CardProblem, card_problems, chosen_option};
+pub use card::{CONFIDENCES, CardProblem, NewCardError, card_problems, chosen_option, new_card};
 
 /// The most results a search or recall returns.
 pub const MAX_RESULTS: usize = 3;
@@ -130,7 +133,8 @@ pub fn judgment_path(env: &Env, cwd: &Path) -> PathBuf {
 /// Append one judgment, after checking it.
 pub fn append_judgment(path: &Path, judgment: &Judgment) -> Result<(), AppendError> {
     judgment.validate().map_err(AppendError::Invalid)?;
-    jsonl::append_line(path, judgment, FORMAT).map_err(|e| AppendError::Io(path.to_path_buf(), e))
+    jsonl::append_line(path, judgment, Versioning::PastFirst(FORMAT))
+        .map_err(|e| AppendError::Io(path.to_path_buf(), e))
 }
 
 /// Why a judgment was not appended.

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::answer::{Answer, certainty_of};
 use crate::band::Band;
-use crate::jsonl::{self, Format};
+use crate::jsonl::{self, Format, Versioning};
 
 /// The format this build writes and reads.
 pub const FORMAT: Format = Format { major: 1, minor: 0 };
@@ -155,7 +155,8 @@ pub fn ledger_path(leo_dir: &Path) -> PathBuf {
 /// Append one row: one complete line, under an advisory lock. The file is created here and
 /// nowhere else.
 pub fn append_row(path: &Path, row: &Row) -> Result<(), LedgerError> {
-    jsonl::append_line(path, row, FORMAT).map_err(|source| LedgerError { path: path.to_path_buf(), source })
+    jsonl::append_line(path, row, Versioning::Stated(FORMAT))
+        .map_err(|source| LedgerError { path: path.to_path_buf(), source })
 }
 
 /// Append rows in one write, by `deadline`, through `gate` (see [`crate::file::write_within`]):
@@ -166,7 +167,7 @@ pub fn append_rows(
     deadline: std::time::Instant,
     gate: &crate::file::Gate,
 ) -> Result<(), LedgerError> {
-    jsonl::append_lines(path, rows, Some(FORMAT), deadline, gate)
+    jsonl::append_lines(path, rows, Versioning::Stated(FORMAT), deadline, gate)
         .map_err(|source| LedgerError { path: path.to_path_buf(), source })
 }
 
@@ -192,20 +193,43 @@ pub enum OutcomeError {
 }
 
 /// Append the outcome of a recorded decision: refused, with nothing written, when the ledger
-/// holds no decision with that id.
-pub fn record_outcome(path: &Path, id: &str, correct: Option<bool>, note: Option<String>) -> Result<(), OutcomeError> {
-    if !has_decision(path, id)? {
+/// holds no decision with that id. Returns the decision it settled.
+pub fn record_outcome(
+    path: &Path,
+    id: &str,
+    correct: Option<bool>,
+    note: Option<String>,
+) -> Result<DecisionRow, OutcomeError> {
+    let Some(decision) = find_decision(path, id)? else {
         return Err(OutcomeError::UnknownId { id: id.to_string(), path: path.to_path_buf() });
-    }
-    append_row(path, &Row::Outcome(OutcomeRow::new(id, correct, note))).map_err(OutcomeError::from)
+    };
+    append_row(path, &Row::Outcome(OutcomeRow::new(id, correct, note)))?;
+    Ok(decision)
 }
 
-/// Whether the ledger holds a decision row with this id. The file is read on every core.
+/// Whether the ledger holds a decision row with this id.
 pub fn has_decision(path: &Path, id: &str) -> Result<bool, LedgerError> {
-    let (found, _) = with_file(path, |chunks| {
-        chunks.iter().flatten().any(|e| matches!(e, Entry::Decision { id: d, .. } if d == id))
-    })?;
-    Ok(found)
+    Ok(find_decision(path, id)?.is_some())
+}
+
+/// The decision row with this id, if the ledger holds one. The file is read on every core, and
+/// only the lines that contain the id are parsed.
+pub fn find_decision(path: &Path, id: &str) -> Result<Option<DecisionRow>, LedgerError> {
+    let bytes = jsonl::read_bytes(path)
+        .map(Option::unwrap_or_default)
+        .map_err(|source| LedgerError { path: path.to_path_buf(), source })?;
+    // An id with escapes in its JSON form is looked for in every line.
+    let quoted = serde_json::to_string(id).unwrap_or_default();
+    let needle = memchr::memmem::Finder::new(if quoted.contains('\\') { "" } else { id });
+    let found = jsonl::par_lines(&bytes, |chunk| {
+        jsonl::lines(chunk).filter(|line| needle.find(line).is_some()).find_map(|line| {
+            match serde_json::from_slice::<Row>(line) {
+                Ok(Row::Decision(d)) if d.id == id => Some(d),
+                _ => None,
+            }
+        })
+    });
+    Ok(found.into_iter().flatten().next())
 }
 
 /// How many rows the ledger holds and how many lines were skipped. A missing file is empty.

@@ -124,8 +124,8 @@ pub fn reliability_svg(reports: &[CalibrationReport]) -> String {
             s,
             r#"<text x="{ox}" y="{}" font-size="13" font-weight="bold">{} / {}</text>"#,
             oy - 26.0,
-            escape(&r.provider),
-            escape(&r.question)
+            crate::escape::xml(&r.provider),
+            crate::escape::xml(&r.question)
         );
         let _ = writeln!(
             s,
@@ -204,10 +204,6 @@ pub fn reliability_svg(reports: &[CalibrationReport]) -> String {
     }
     s.push_str("</svg>\n");
     s
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 #[cfg(test)]
