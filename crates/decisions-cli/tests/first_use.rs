@@ -353,3 +353,32 @@ fn doctor_names_a_broken_catalogs_line_and_column_and_each_of_its_problems() {
     assert!(r.stdout.contains("triage.json: 1 problem against \"jev\": "), "{}", r.stdout);
     assert!(r.stdout.contains("\"kind\""), "the problem names its question: {}", r.stdout);
 }
+
+#[test]
+fn small_things_a_careful_user_notices() {
+    let s = sandbox();
+    // `review refine --help` opened with "The flags every command that asks the seam shares".
+    let help = s.run(&["review", "refine", "--help"], &[]).stdout;
+    assert!(help.starts_with("Union the panel, then merge duplicates"), "{help}");
+    assert!(!help.contains("The flags every command"), "{help}");
+    let help = s.run(&["batch", "--help"], &[]).stdout;
+    assert!(!help.contains("How a run over many items goes"), "{help}");
+    // "1 issues:" in the triage report.
+    std::fs::write(s.project.join("one.jsonl"), "{\"id\": 1, \"title\": \"t\"}\n").expect("write");
+    let r = s.run(&["triage", "one.jsonl", "--no-record"], &[]);
+    assert!(r.stdout.contains("1 issue: 0 classified") && !r.stdout.contains("1 issues"), "{}", r.stdout);
+    // "1 questions" in doctor.
+    s.run(&["install", "--provider", "jev"], &[]);
+    let one = json!({"version": "decisions/1.0", "questions": {"q": {"type": "noul", "instructions": "?"}},
+        "thresholds": {"q": {"floor": 0.5, "escalate": 0.6, "act": 0.9}}});
+    std::fs::write(s.project.join(".leopold/decisions/one.json"), one.to_string()).expect("write");
+    let r = s.run(&["doctor"], &[]);
+    assert!(r.stdout.contains("one.json: ok, 1 question\n"), "{}", r.stdout);
+    // The payload carries the card schema, so a first card can be checked where it is written.
+    let payload = s.home.join(".claude/decisions");
+    let card: Value =
+        serde_json::from_str(&std::fs::read_to_string(payload.join("judgment-card.v1.json")).expect("schema"))
+            .expect("json");
+    assert_eq!(card["title"], "judgment-card.v1");
+    assert!(payload.join("judgment-ledger.v1.json").is_file());
+}
