@@ -8,8 +8,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::{Run, write};
+use crate::common;
+use crate::common::{Run, write};
 
 const KEY: &str = "sk-canary-0b5d2e8f61a7c934";
 

@@ -14,8 +14,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::Run;
+use crate::common;
+use crate::common::Run;
 
 const KEY: &str = "sk-canary-batch-7d1e90a3b5c2";
 

@@ -20,7 +20,7 @@ use decisions::{AnswerValue, CatalogRef, Descriptor, Env, ProviderChoice, Reques
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
+use crate::common;
 
 const KEY: &str = "sk-canary-campaign-4b1f9e0d7a2c85";
 /// A case past its deadline by more than this counts as a hang (the machine is noisy).

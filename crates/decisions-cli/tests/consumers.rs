@@ -9,8 +9,8 @@ use decisions::consumer::{review, routing};
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::Run;
+use crate::common;
+use crate::common::Run;
 
 const KEY: &str = "sk-canary-consumers-2f8a61d0c4";
 

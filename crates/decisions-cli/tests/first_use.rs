@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 
-use common::Sandbox;
+use crate::common::Sandbox;
 
 fn sandbox() -> Sandbox {
     Sandbox::new()

@@ -9,8 +9,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::{Run, write};
+use crate::common;
+use crate::common::{Run, write};
 
 const KEY: &str = "sk-canary-5d1e7a90c3b24f68e1d0";
 

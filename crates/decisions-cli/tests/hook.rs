@@ -8,8 +8,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::Run;
+use crate::common;
+use crate::common::Run;
 
 const KEY: &str = "sk-canary-hook-55e1a09b7c";
 const PERMISSION: &str = decisions::install::SHIPPED[3].1;

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::Run;
+use crate::common;
+use crate::common::Run;
 
 const KEY: &str = "sk-canary-injection-4c01e2";
 

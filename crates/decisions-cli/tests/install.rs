@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-mod common;
-use common::Run;
+use crate::common;
+use crate::common::Run;
 
 const KEY: &str = "sk-canary-install-91c3d7";
 

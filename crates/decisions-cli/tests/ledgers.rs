@@ -7,8 +7,7 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::run;
+use crate::common::run;
 
 /// A project with a `.leopold` dir; the judgment ledger lives at `<dir>/judgments.jsonl`.
 fn project() -> (tempfile::TempDir, PathBuf) {

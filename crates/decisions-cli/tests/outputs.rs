@@ -8,8 +8,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::Run;
+use crate::common;
+use crate::common::Run;
 
 /// Exit code, stdout and stderr as one text.
 fn shown(r: &Run, root: &Path) -> String {

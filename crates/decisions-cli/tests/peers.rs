@@ -12,8 +12,8 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::Peer;
 
-mod common;
-use common::Run;
+use crate::common;
+use crate::common::Run;
 
 /// A project whose config names `provider` with `descriptor` and ships `catalog` as
 /// `.leopold/decisions/<name>.json`.

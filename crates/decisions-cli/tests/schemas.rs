@@ -1,7 +1,6 @@
 //! The shipped JSON Schemas and the Rust rules agree: the generated catalog schema, the
 //! judgment record and the Decision Card. These need a JSON Schema validator, so they build
 //! with `--features jsonschema` (`.ci/run` runs them; the default build has none).
-#![cfg(feature = "jsonschema")]
 
 use std::path::PathBuf;
 

@@ -5,8 +5,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
-mod common;
-use common::{run, write};
+use crate::common::{run, write};
 
 fn decisions(cwd: &Path) -> Command {
     let mut c = Command::cargo_bin("decisions").expect("binary");

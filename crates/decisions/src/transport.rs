@@ -19,6 +19,10 @@ const BUFFER: usize = 16 * 1024;
 const BODY_LIMIT: u64 = 16 * 1024 * 1024;
 /// How much of a server's error message a failure detail keeps.
 pub(crate) const DETAIL_MAX: usize = 300;
+/// An error body larger than this is not searched for a message: the detail keeps 300
+/// characters of it, and parsing and redacting megabytes a hostile server sent would cost the
+/// deadline.
+const ERROR_BODY_MAX: usize = 64 * 1024;
 
 /// A 200 body: the JSON, with the key redacted from every string in it, and the keys the text
 /// repeated (which the JSON reader took last-wins).
@@ -164,7 +168,10 @@ impl Call<'_> {
                     )),
                 },
                 _ => {
-                    let message = self.parse(&bytes).ok().and_then(|v| error_message(&v));
+                    let message = (bytes.len() <= ERROR_BODY_MAX)
+                        .then(|| self.parse(&bytes).ok())
+                        .flatten()
+                        .and_then(|v| error_message(&v));
                     Err(self.fail(status_reason(status), status_detail(status, message.as_deref())))
                 }
             };

@@ -2,11 +2,9 @@
 //! appears in no answer, failure detail, event or Debug output, and reaches the server only
 //! in the Authorization header.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use decisions::{CatalogRef, FailureReason, ProviderChoice, ask};
 use serde_json::json;
 use stub::{Reply, Stub};

@@ -1,9 +1,7 @@
 //! The chat-completions wire (openrouter, vercel) over loopback: one enum-constrained request
 //! per question, logprob distributions, estimated answers, off_schema and error envelopes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use decisions::{AnswerValue, FailureReason, ProviderChoice, ask};
 use serde_json::{Value, json};
 use stub::{Reply, Stub};

@@ -1,9 +1,7 @@
 //! Hostile servers and reviewed files, through the public API: no fragment of the key in any
 //! output wherever a server puts it, and no repeated key deciding silently.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use decisions::{CatalogRef, FailureReason, ProviderChoice, ask};
 use serde_json::{Value, json};
 use stub::{Reply, Stub};

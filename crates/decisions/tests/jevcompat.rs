@@ -1,11 +1,9 @@
 //! The System One mapping against a real peer written by someone else: `jevcompat mock`,
 //! clean and with its faults, over loopback.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use decisions::{Answer, AnswerValue, FailureReason, ask};
 use serde_json::{Value, json};
 use stub::Jevcompat;

@@ -46,7 +46,7 @@ fn eight_processes_append_forty_thousand_intact_rows() {
     let children: Vec<_> = (0..WRITERS)
         .map(|w| {
             Command::new(&me)
-                .args(["ledger_writer_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+                .args(["ledger::ledger_writer_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
                 .env(WRITER_ENV, format!("{w}:{}", path.display()))
                 .stdout(std::process::Stdio::null())
                 .spawn()

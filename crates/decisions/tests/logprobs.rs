@@ -9,8 +9,7 @@ use decisions::{Answer, Band, ask};
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-mod common;
-use common::{explicit, json_of, project, request, write};
+use crate::common::{explicit, json_of, project, request, write};
 
 fn fixture(name: &str) -> Value {
     let path =

@@ -1,9 +1,7 @@
 //! Checks run in order: catalog, provider, validation, key, then the call. Provider resolution:
 //! explicit, config.json, LEOPOLD_DECISIONS_PROVIDER, none.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use decisions::{CatalogRef, Event, FailureReason, ProviderChoice, Source, ask};
 use serde_json::json;
 use stub::{Reply, Stub};

@@ -1,14 +1,12 @@
 //! Review refinement through the public API, over loopback HTTP, with the shipped
 //! `review.json`: the earlier build's cases (8 refinement, 8 helpers), then one test per fix.
 
-mod common;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use decisions::consumer::review::{
     CONCURRENCY, Finding, Lens, MAX_PAIRS, RefineRequest, Refined, ReviewResult, Severity, UNPARSEABLE,
     diff_is_sensitive, lenses_for, parse_review, refine_reviews, union_reviews,

@@ -2,12 +2,10 @@
 //! `routing.json`: the earlier build's test cases (13 routing, 5 classifier), then one test per
 //! fix over it.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use decisions::consumer::routing::{
     DecidedBy, Effort, ItemClass, Probe, References, RouteRequest, Routed, classify_item, gather_evidence, named_paths,
     route,

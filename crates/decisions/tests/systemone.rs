@@ -1,11 +1,9 @@
 //! The seam over real HTTP on loopback with the System One wire: mapping, answer checks,
 //! status mapping, retries and the one deadline.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use decisions::{AnswerValue, Band, Event, FailureReason, Source, ask};
 use serde_json::{Value, json};
 use stub::{Reply, Stub};

@@ -1,0 +1,21 @@
+//! Every integration test of `decisions-cli` in one test binary, one module a file (ripgrep's layout),
+//! so the test build links one binary instead of one a file.
+
+mod ask;
+mod batch;
+mod campaign;
+mod common;
+mod consumers;
+mod first_use;
+mod generated;
+mod hardening;
+mod help;
+mod hook;
+mod injection;
+mod install;
+mod ledgers;
+mod outputs;
+mod peers;
+#[cfg(feature = "jsonschema")]
+mod schemas;
+mod validate;
