@@ -1,6 +1,8 @@
 //! The `decisions` command: parse, run, map the error to an exit code.
 
 mod cmd;
+mod facts;
+mod wiring;
 
 use std::process::ExitCode;
 

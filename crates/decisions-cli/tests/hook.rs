@@ -161,12 +161,55 @@ fn no_permission_catalog_or_no_provider_is_silent_with_no_network() {
     let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")), false);
     let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), None);
-    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
     let (_dir2, bare) = project(None, true);
     let r = hook("claude-code", &bare, &claude_input(&bare, "Bash", "rm -rf ~"), None);
-    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
     assert_eq!(stub.requests().len(), 0);
-    assert!(events(&root).is_empty() && events(&bare).is_empty());
+    // No permission.json: nothing at all, as the specification says.
+    assert!(events(&root).is_empty());
+    // permission.json but nothing to ask with: one trace, naming why.
+    let ev = events(&bare);
+    assert_eq!(names(&ev), ["decision_skipped"]);
+    assert!(ev[0]["reason"].as_str().is_some_and(|r| r.starts_with("no_provider: no provider configured")), "{ev:?}");
+}
+
+#[test]
+fn a_hook_that_stands_aside_because_nothing_can_be_asked_leaves_one_trace_naming_why() {
+    // With permission.json present but no provider or a malformed config.json, every Bash call
+    // passed with nothing on stderr and nothing in events.jsonl.
+    let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
+    type Breaks<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, Breaks); 3] = [
+        ("no_provider: no provider configured (", &|root: &Path| {
+            std::fs::write(root.join(".leopold/decisions/config.json"), "{ not json").expect("write")
+        }),
+        ("auth: TYPESAFE_API_KEY is not set", &|_: &Path| {}),
+        ("validation: ", &|root: &Path| {
+            std::fs::write(root.join(".leopold/decisions/permission.json"), "{\"version\": \"decisions/1.0\"}")
+                .expect("write")
+        }),
+    ];
+    for (i, (why, break_it)) in cases.iter().enumerate() {
+        let (_dir, root) = project(Some(&stub.url("/v1/systemone")), true);
+        break_it(&root);
+        let mut c = Command::cargo_bin("decisions").expect("binary");
+        c.current_dir(&root).env_remove("LEOPOLD_DECISIONS_PROVIDER").env_remove("CLAUDE_PROJECT_DIR");
+        if i != 1 {
+            c.env("TYPESAFE_API_KEY", KEY);
+        } else {
+            c.env_remove("TYPESAFE_API_KEY");
+        }
+        let r = common::run_checked(
+            c.args(["hook", "claude-code"]).write_stdin(claude_input(&root, "Bash", "rm -rf ~")),
+            Some(KEY),
+        );
+        assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""), "silent to the agent: {why}");
+        let ev = events(&root);
+        assert_eq!(names(&ev), ["decision_skipped"], "{why}: {ev:?}");
+        assert!(ev[0]["reason"].as_str().is_some_and(|r| r.starts_with(why)), "{why}: {ev:?}");
+    }
+    assert_eq!(stub.requests().len(), 0, "nothing was asked");
 }
 
 #[test]
@@ -216,8 +259,11 @@ fn a_fifo_config_is_refused_not_waited_on() {
     assert!(made.success());
     let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -rf ~"), Some("200"));
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
-    // No provider, so silent; had the read waited, the deadline would have logged a timeout.
-    assert_eq!(names(&events(&root)), Vec::<&str>::new());
+    // No provider, so silent, with its one trace; had the read waited, the deadline would have
+    // logged a timeout instead.
+    let ev = events(&root);
+    assert_eq!(names(&ev), ["decision_skipped"]);
+    assert!(ev[0]["reason"].as_str().is_some_and(|r| r.contains("not a regular file")), "{ev:?}");
     assert!(fifo.exists(), "the FIFO is left where it was");
 }
 

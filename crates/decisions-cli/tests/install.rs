@@ -53,11 +53,19 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 #[test]
 fn with_nothing_installed_or_configured_there_are_no_rows_at_all() {
+    // A capability nobody opted into is absent, not degraded: status prints nothing, and
+    // doctor one line that says so and how to start.
     let s = sandbox();
-    for verb in ["doctor", "status"] {
-        let r = s.run(&[verb], &[]);
-        assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""), "{verb}");
-    }
+    let r = s.run(&["status"], &[]);
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+    let r = s.run(&["doctor"], &[]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert!(
+        r.stdout.starts_with("decisions: nothing is installed or configured here; start with `decisions install"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("decisions payload"), "no rows");
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod batch;
 mod campaign;
 mod common;
 mod consumers;
+mod day_one;
 mod first_use;
 mod generated;
 mod hardening;

@@ -234,6 +234,59 @@ fn lock_by(file: &File, deadline: Instant, gate: &Gate) -> io::Result<()> {
     }
 }
 
+/// Replace a file's contents all at once: write beside it, give the new file the old one's
+/// permissions, sync, rename over it. A symlink is followed and its target replaced, so a
+/// linked dotfile stays a link and no second copy diverges. Anything but a regular file there
+/// is refused; a failed write leaves the file as it was and nothing beside it. The parent
+/// directory is created when missing.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let target = resolve_links(path)?;
+    let existing = match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() => return Err(not_regular()),
+        Ok(m) => Some(m.permissions()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = target.with_file_name(format!(".{name}.decisions-{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(contents)?;
+        if let Some(p) = existing {
+            f.set_permissions(p)?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, &target)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// The path a chain of symlinks leads to (the path itself when it is none, or names nothing yet).
+fn resolve_links(path: &Path) -> io::Result<std::path::PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            Ok(_) => return Ok(p),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(p),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other(format!("{}: too many levels of symbolic links", path.display())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,6 +364,30 @@ mod tests {
             assert_eq!(String::from_utf8_lossy(&seen.lock().map(|s| s.clone()).unwrap_or_default()), last);
             assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), content, "a refused append writes nothing");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_atomic_write_keeps_the_mode_and_writes_through_a_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let real = dir.path().join("real.json");
+        std::fs::write(&real, "old").unwrap_or_default();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap_or_default();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink("real.json", &link).unwrap_or_else(|e| panic!("{e}"));
+        write_atomic(&link, b"new").unwrap_or_else(|e| panic!("{e}"));
+        assert!(std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()), "still a link");
+        assert_eq!(std::fs::read_to_string(&real).unwrap_or_default(), "new");
+        let mode = std::fs::metadata(&real).map(|m| m.permissions().mode() & 0o777).unwrap_or_default();
+        assert_eq!(mode, 0o600);
+        let left: Vec<_> =
+            std::fs::read_dir(dir.path()).into_iter().flatten().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left.len(), 2, "nothing left beside it: {left:?}");
+        write_atomic(&dir.path().join("new/sub.json"), b"x").unwrap_or_else(|e| panic!("{e}"));
+        let fifo = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()));
+        assert_eq!(write_atomic(&fifo, b"x").err().map(|e| e.kind()), Some(io::ErrorKind::InvalidInput));
     }
 
     #[cfg(unix)]

@@ -30,6 +30,7 @@
 //! # let _ = effort;
 //! ```
 
+pub mod agent;
 mod answer;
 mod ask;
 mod band;

@@ -1,20 +1,24 @@
-//! `decisions hook <agent>`: the semantic second axis of a coding agent's permission hook.
+//! `decisions hook <agent>`: the semantic second axis of a coding agent's permission hook, and
+//! `decisions hook test`: what that hook would do with a command, as a person reads it.
 //!
-//! Reads the agent's hook JSON from stdin to the end and, for a shell command in a project with
-//! a `permission.json`, asks `destructive`. It can only ever deny: everything else prints
-//! nothing and exits 0, so the agent's own permission flow goes on. Each hook event is answered
-//! in its own shape (`PreToolUse`, `PermissionRequest`, Gemini's `BeforeTool`). The whole hook
-//! runs under one deadline, `LEOPOLD_DECISIONS_TIMEOUT_MS` (default 2000) plus 250 ms of grace,
-//! whatever stdin, the filesystem or the provider do; events go to
-//! `<project>/.leopold/events.jsonl`, and what cannot be logged in time is skipped.
+//! The hook reads the agent's hook JSON from stdin to the end and, for a shell command in a
+//! project with a `permission.json`, asks `destructive`. It can only ever deny: everything else
+//! prints nothing and exits 0, so the agent's own permission flow goes on. Each hook event is
+//! answered in its own shape (`PreToolUse`, `PermissionRequest`, Gemini's `BeforeTool`). The
+//! whole hook runs under one deadline, `LEOPOLD_DECISIONS_TIMEOUT_MS` (default 2000) plus
+//! 250 ms of grace, whatever stdin, the filesystem or the provider do; events go to
+//! `<project>/.leopold/events.jsonl`, and what cannot be logged in time is skipped. When the
+//! project has a `permission.json` but nothing can be asked (no provider, no key, a malformed
+//! config or catalog), one `decision_skipped` event says why.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use decisions::agent::{Agent, HookEvent};
 use decisions::consumer::permission::{self, Verdict};
-use decisions::{CatalogRef, Env, Event, LogLine, Redactor, Request, clip};
+use decisions::{CatalogRef, Decision, Env, Event, LogLine, Redactor, Request, clip};
 use serde_json::{Value, json};
 
 use super::exit;
@@ -28,64 +32,121 @@ const SETTLE_MS: u64 = 50;
 /// The variable that sets the budget.
 const TIMEOUT_ENV: &str = "LEOPOLD_DECISIONS_TIMEOUT_MS";
 
-/// Read an agent's permission hook input on stdin; deny a destructive shell command, else stay silent
+/// Answer an agent's permission hook, or show what it would do with a command
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent whose hook protocol to speak
-    #[arg(value_enum)]
-    agent: Agent,
+    #[command(subcommand)]
+    verb: Verb,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Agent {
+#[derive(Debug, clap::Subcommand)]
+#[command(defer = true)]
+enum Verb {
+    /// Claude Code's hook: read its JSON on stdin; deny a destructive shell command, else stay silent
     ClaudeCode,
+    /// Codex's hook: read its JSON on stdin; deny a destructive shell command, else stay silent
     Codex,
+    /// Gemini CLI's hook: read its JSON on stdin; deny a destructive shell command, else stay silent
     Gemini,
+    /// Show what the hook would do with a command: provider, score, band, bar, verdict and why
+    Test(TestArgs),
 }
 
-impl From<Agent> for permission::Agent {
-    fn from(a: Agent) -> Self {
-        match a {
-            Agent::ClaudeCode => permission::Agent::ClaudeCode,
-            Agent::Codex => permission::Agent::Codex,
-            Agent::Gemini => permission::Agent::Gemini,
-        }
-    }
+#[derive(Debug, clap::Args)]
+struct TestArgs {
+    /// The shell command the agent would run
+    command: String,
+    /// The agent whose hook to play
+    #[arg(long, value_name = "AGENT", default_value = "claude-code", value_parser = crate::wiring::agent)]
+    agent: Agent,
+    /// The directory the agent runs in [default: the working directory]
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Print the result as JSON
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    match args.verb {
+        Verb::ClaudeCode => answer(Agent::ClaudeCode),
+        Verb::Codex => answer(Agent::Codex),
+        Verb::Gemini => answer(Agent::Gemini),
+        Verb::Test(t) => test(t),
+    }
+}
+
+/// What the hook did, at the stage it stopped.
+enum Stage {
+    /// The input is not a shell call in an event that can deny (logged as `decision_skipped`).
+    NotAShellCall(String),
+    /// No `.leopold` above the agent's directory: silent.
+    NoProject,
+    /// The project has no `permission.json`: silent.
+    NoCatalog(PathBuf),
+    /// `permission.json` is there but nothing can be asked (logged as `decision_skipped`).
+    Skipped(String),
+    /// The provider was asked.
+    Asked { decision: Decision<()>, verdict: Verdict, thresholds: Option<decisions::Thresholds> },
+    /// The worker gave nothing by the deadline.
+    OutOfTime(String),
+}
+
+/// What the worker decided: the stage it reached, the events to log in the project, the reply,
+/// if any, and whose session it was.
+struct Outcome {
+    project: Option<PathBuf>,
+    stage: Stage,
+    events: Vec<Event>,
+    deny: Option<Value>,
+    session: Option<String>,
+    agent_id: Option<String>,
+}
+
+/// The hook itself: read stdin, decide within the deadline, answer, log.
+fn answer(agent: Agent) -> anyhow::Result<u8> {
     let started = Instant::now();
     let env = Env::Process;
     let budget_ms = budget(&env);
-    // The answer by half the grace, the log by the grace less the time a begun write may take.
-    let answer_by = super::after(started, budget_ms.saturating_add(GRACE_MS / 2));
-    let log_by = super::after(started, budget_ms.saturating_add(GRACE_MS - SETTLE_MS));
-
-    // Everything that can stall (stdin, the filesystem, the provider) runs in a worker; this
-    // thread only waits, answers, and logs what it can by the deadline.
-    let (tx, rx) = mpsc::channel();
-    let agent = args.agent.into();
-    std::thread::spawn(move || {
-        let _ = tx.send(decide(agent, budget_ms, &Env::Process));
-    });
-    let outcome = rx.recv_timeout(answer_by.saturating_duration_since(Instant::now())).unwrap_or_else(|_| {
-        // The worker may still hold the input: the project comes from the environment.
-        let reason = format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace");
-        Outcome {
-            project: project(None, &env),
-            events: vec![Event::DecisionTimeout { reason, command: None }],
-            deny: None,
-            session: None,
-            agent_id: None,
-        }
+    let outcome = within_deadline(started, budget_ms, &env, move || {
+        let mut input = Vec::new();
+        let read = std::io::stdin().read_to_end(&mut input);
+        decide(agent, if read.is_ok() { &input } else { b"" }, budget_ms, &Env::Process)
     });
     if let Some(reply) = &outcome.deny {
         super::print_json(reply, false)?;
     }
     if let Some(leo) = &outcome.project {
-        log_events(leo, &outcome, log_by);
+        log_events(leo, &outcome, super::after(started, budget_ms.saturating_add(GRACE_MS - SETTLE_MS)));
     }
     Ok(exit::OK)
+}
+
+/// Run the hook's work on a worker and wait for it until the deadline (the budget plus half
+/// the grace): whatever stalls, an outcome comes back in time.
+fn within_deadline(
+    started: Instant,
+    budget_ms: u64,
+    env: &Env,
+    work: impl FnOnce() -> Outcome + Send + 'static,
+) -> Outcome {
+    let answer_by = super::after(started, budget_ms.saturating_add(GRACE_MS / 2));
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(work());
+    });
+    rx.recv_timeout(answer_by.saturating_duration_since(Instant::now())).unwrap_or_else(|_| {
+        // The worker may still hold the input: the project comes from the environment.
+        let reason = format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace");
+        Outcome {
+            project: project(None, env),
+            stage: Stage::OutOfTime(reason.clone()),
+            events: vec![Event::DecisionTimeout { reason, command: None }],
+            deny: None,
+            session: None,
+            agent_id: None,
+        }
+    })
 }
 
 /// The budget from the environment; a value that is not a positive number of milliseconds is
@@ -98,7 +159,7 @@ fn budget(env: &Env) -> u64 {
             _ => {
                 eprintln!(
                     "decisions: {TIMEOUT_ENV}={:?} is not a positive number of milliseconds; using {DEFAULT_TIMEOUT_MS}",
-                    clip(&v, permission::NAME_MAX)
+                    decisions::escape::terminal(&clip(&v, decisions::agent::NAME_MAX))
                 );
                 DEFAULT_TIMEOUT_MS
             }
@@ -106,31 +167,17 @@ fn budget(env: &Env) -> u64 {
     }
 }
 
-/// What the worker decided: the events to log in the project, the reply, if any, and whose
-/// session it was.
-struct Outcome {
-    project: Option<PathBuf>,
-    events: Vec<Event>,
-    deny: Option<Value>,
-    session: Option<String>,
-    agent_id: Option<String>,
-}
-
-fn decide(agent: permission::Agent, budget_ms: u64, env: &Env) -> Outcome {
-    let mut input = Vec::new();
-    let read = std::io::stdin().read_to_end(&mut input);
+fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env) -> Outcome {
     // An agent may echo a provider's key (a command that prints it): every key the environment
     // holds for a known provider is out of the input before anything reads, clips, sends or
     // logs it. The project's own key variables join once its config is read.
     let builtin: Vec<String> =
         decisions::known_names().filter_map(decisions::builtin).filter_map(|d| d.auth_env).collect();
     let mut redactor = Redactor::from_env(env, builtin.iter().map(String::as_str));
-    let hook = match read {
-        Ok(_) => permission::read_call(agent, &input, &redactor),
-        Err(_) => permission::read_call(agent, b"", &redactor),
-    };
+    let hook = decisions::agent::read_call(agent, input, &redactor);
     let mut out = Outcome {
         project: project(hook.cwd.as_deref(), env),
+        stage: Stage::NoProject,
         events: Vec::new(),
         deny: None,
         session: hook.session,
@@ -139,25 +186,23 @@ fn decide(agent: permission::Agent, budget_ms: u64, env: &Env) -> Outcome {
     let call = match hook.call {
         Ok(call) => call,
         Err(reason) => {
-            out.events.push(Event::DecisionSkipped { reason });
+            out.events.push(Event::DecisionSkipped { reason: reason.clone() });
+            out.stage = Stage::NotAShellCall(reason);
             return out;
         }
     };
-    // No project, no permission.json or no provider: silent, and no network.
+    // No project or no permission.json: silent, and no network.
     let Some(leo) = out.project.clone() else { return out };
-    // Each file is read once: what decides whether to ask is what the ask uses.
     let catalog = decisions::catalog_path(&leo, permission::CATALOG);
     if !catalog.is_file() {
+        out.stage = Stage::NoCatalog(catalog);
         return out;
     }
+    // Each file is read once: what decides whether to ask is what the ask uses.
     let config = decisions::load_config(&leo);
-    if decisions::resolve_name(None, &config, env).0 == decisions::NONE {
-        return out;
-    }
     let own = config.config().map(|c| c.providers.values().filter_map(|d| d["auth_env"].as_str()).collect::<Vec<_>>());
     redactor.add_from_env(env, own.unwrap_or_default());
     let command = redactor.redact(&call.command);
-    // A catalog that does not read or parse is left for the ask to name as its failure.
     let by_name = CatalogRef::Name(permission::CATALOG.into());
     let read_by = super::after(Instant::now(), budget_ms);
     let doc = decisions::load_catalog(Some(&by_name), Some(&leo), read_by).ok();
@@ -171,17 +216,39 @@ fn decide(agent: permission::Agent, budget_ms: u64, env: &Env) -> Outcome {
         timeout_ms: Some(budget_ms),
         ..Request::default()
     };
-    let decision = decisions::ask(&request, ());
+    // Nothing can be asked (no provider, no key, a config or catalog that does not read or
+    // validate): the agent hears nothing, and the log says why once.
+    let prepared = match decisions::prepare(&request) {
+        Ok(p) => p,
+        Err(failed) => {
+            let why = failed.answers.iter().find_map(|(_, r)| r.clone().err()).map_or_else(
+                || "nothing could be asked".to_string(),
+                |f| match f.detail {
+                    Some(d) => format!("{}: {d}", f.reason),
+                    None => f.reason.to_string(),
+                },
+            );
+            out.events.push(Event::DecisionSkipped { reason: why.clone() });
+            out.stage = Stage::Skipped(why);
+            return out;
+        }
+    };
+    let thresholds = prepared.catalog().question(permission::QUESTION).map(|q| q.thresholds);
+    let decision = prepared.ask(&request.state, ());
     out.events.extend(decision.events.iter().cloned());
     let command = clip(&command, permission::COMMAND_MAX);
-    match permission::verdict(&decision, &question) {
+    let verdict = permission::verdict(&decision, &question);
+    match &verdict {
         Verdict::Deny { score, reason, .. } => {
-            out.events.push(Event::DecisionDenied { command, score, question: permission::QUESTION.into() });
+            out.events.push(Event::DecisionDenied { command, score: *score, question: permission::QUESTION.into() });
             out.deny = Some(call.event.deny(&format!("decisions: {reason}")));
         }
-        Verdict::Allow(Some(reason)) => out.events.push(Event::DecisionTimeout { reason, command: Some(command) }),
+        Verdict::Allow(Some(reason)) => {
+            out.events.push(Event::DecisionTimeout { reason: reason.clone(), command: Some(command) })
+        }
         Verdict::Allow(None) => {}
     }
+    out.stage = Stage::Asked { decision, verdict, thresholds };
     out
 }
 
@@ -232,5 +299,158 @@ fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
     });
     if let Err(e) = written {
         eprintln!("decisions: {} not logged to {}: {e}", super::count(events.len(), "event"), path.display());
+    }
+}
+
+/// `hook test`: the same input the agent would send, the same deadline, no event written.
+fn test(t: TestArgs) -> anyhow::Result<u8> {
+    let cwd = match t.cwd {
+        Some(dir) => dir,
+        None => std::env::current_dir().map_err(|e| super::CliError::usage(format!("the working directory: {e}")))?,
+    };
+    let cwd = cwd.canonicalize().map_err(|e| super::CliError::usage(format!("--cwd {}: {e}", cwd.display())))?;
+    let event = t.agent.events()[0];
+    let input = json!({
+        "session_id": "decisions-hook-test",
+        "cwd": cwd,
+        "hook_event_name": event.name(),
+        "tool_name": t.agent.shell_tool(),
+        "tool_input": {"command": t.command},
+    });
+    let started = Instant::now();
+    let env = Env::Process;
+    let budget_ms = budget(&env);
+    let agent = t.agent;
+    let bytes = input.to_string().into_bytes();
+    let outcome = within_deadline(started, budget_ms, &env, move || decide(agent, &bytes, budget_ms, &Env::Process));
+    let elapsed_ms = started.elapsed().as_millis() as u64;
+    let report = Report::of(&outcome, t.agent, event, &t.command, &cwd, elapsed_ms, budget_ms);
+    if t.json {
+        super::print_json(&report, false)?;
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(exit::OK)
+}
+
+/// What `hook test` says.
+#[derive(serde::Serialize)]
+struct Report {
+    agent: &'static str,
+    event: &'static str,
+    command: String,
+    project: Option<PathBuf>,
+    provider: Option<String>,
+    source: Option<String>,
+    model: Option<String>,
+    score: Option<f64>,
+    top: Option<usize>,
+    band: Option<String>,
+    certainty: Option<f64>,
+    bar: Option<f64>,
+    verdict: &'static str,
+    why: String,
+    reply: Option<Value>,
+    elapsed_ms: u64,
+    budget_ms: u64,
+}
+
+impl Report {
+    fn of(
+        o: &Outcome,
+        agent: Agent,
+        event: HookEvent,
+        command: &str,
+        cwd: &Path,
+        elapsed_ms: u64,
+        budget_ms: u64,
+    ) -> Report {
+        let mut r = Report {
+            agent: agent.name(),
+            event: event.name(),
+            command: command.to_string(),
+            project: o.project.as_ref().and_then(|l| l.parent().map(Path::to_path_buf)),
+            provider: None,
+            source: None,
+            model: None,
+            score: None,
+            top: None,
+            band: None,
+            certainty: None,
+            bar: None,
+            verdict: if o.deny.is_some() { "deny" } else { "stand aside" },
+            why: String::new(),
+            reply: o.deny.clone(),
+            elapsed_ms,
+            budget_ms,
+        };
+        r.why = match &o.stage {
+            Stage::NotAShellCall(why) => format!("the hook does not judge this call: {why}"),
+            Stage::NoProject => format!(
+                "no .leopold at or above {}: the hook is silent there (decisions install --agent {} sets one up)",
+                cwd.display(),
+                agent.name()
+            ),
+            Stage::NoCatalog(path) => format!(
+                "no {}: the hook is silent, and asks nothing (decisions install --agent {} copies it)",
+                path.display(),
+                agent.name()
+            ),
+            Stage::Skipped(why) => {
+                format!("nothing can be asked ({why}); the hook logs one decision_skipped event and stays silent")
+            }
+            Stage::OutOfTime(why) => format!("{why}; the hook stays silent and logs decision_timeout"),
+            Stage::Asked { decision, verdict, thresholds } => {
+                r.provider = Some(decision.provider.clone());
+                r.source = Some(decision.source.to_string());
+                r.band = decision.band(permission::QUESTION).map(|b| b.as_str().to_string());
+                r.bar = thresholds.map(|t| t.act);
+                if let Some(Ok(a)) = decision.answer(permission::QUESTION) {
+                    r.model = Some(a.model.clone());
+                    r.certainty = decisions::certainty_of(a);
+                    if let decisions::AnswerValue::Score { score, legend } = &a.value {
+                        r.score = Some(*score);
+                        r.top = legend.as_object().map(|l| l.len().saturating_sub(1));
+                    }
+                }
+                match verdict {
+                    Verdict::Deny { reason, .. } => reason.clone(),
+                    Verdict::Allow(Some(why)) => format!("{why}; the agent's own permission flow decides"),
+                    Verdict::Allow(None) => format!(
+                        "the score is below {} of {}: the agent's own permission flow decides",
+                        permission::DENY_AT,
+                        r.top.unwrap_or(3)
+                    ),
+                }
+            }
+        };
+        r
+    }
+
+    fn text(&self) -> String {
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.2}"));
+        // Each value may quote a command, a model or a server: shown inert, on its own line.
+        let t = |s: &str| decisions::escape::terminal(s).into_owned();
+        let mut out = format!("decisions hook test: {} ({}, {})\n", t(&self.command), self.agent, self.event);
+        if let Some(p) = &self.project {
+            out.push_str(&format!("project    {}\n", t(&p.display().to_string())));
+        }
+        if let Some(p) = &self.provider {
+            out.push_str(&format!(
+                "provider   {} (source: {}), model {}\n",
+                t(p),
+                self.source.as_deref().unwrap_or("-"),
+                t(self.model.as_deref().unwrap_or("-"))
+            ));
+        }
+        if self.score.is_some() {
+            out.push_str(&format!("score      {} of {}\n", f(self.score), self.top.unwrap_or(3)));
+        }
+        if let Some(b) = &self.band {
+            out.push_str(&format!("band       {b}: certainty {}, act bar {}\n", f(self.certainty), f(self.bar)));
+        }
+        out.push_str(&format!("verdict    {}: {}\n", self.verdict, t(&self.why)));
+        out.push_str(&format!("took       {} ms of a {} ms budget\n", self.elapsed_ms, self.budget_ms));
+        out
     }
 }

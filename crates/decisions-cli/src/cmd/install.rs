@@ -4,9 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use decisions::Env;
+use decisions::agent::HookEvent;
+use decisions::agent::settings::{Edit, Scope, hook_command, wire};
 use decisions::install::{SHIPPED, check_provider, payload, payload_dir, seed_config};
 
 use super::{CliError, exit};
+use crate::wiring::{Place, WiringArgs, find_project, hook_program, notes};
 
 /// Install the payload (README, catalog schema, provider templates) and seed the project's config
 #[derive(Debug, clap::Args)]
@@ -20,6 +23,18 @@ pub struct Args {
     /// Shipped catalogs to copy into the project, comma-separated (an existing file is kept)
     #[arg(long, value_name = "a,b", value_delimiter = ',')]
     catalogs: Vec<String>,
+    #[command(flatten)]
+    wiring: WiringArgs,
+    /// The hook event to wire, for the agents that have both: PreToolUse judges every shell
+    /// call, PermissionRequest only those the agent would ask you about
+    #[arg(long, value_name = "EVENT", value_parser = event, requires = "agents")]
+    event: Option<HookEvent>,
+}
+
+fn event(s: &str) -> Result<HookEvent, String> {
+    HookEvent::parse(s)
+        .filter(|e| *e != HookEvent::BeforeTool)
+        .ok_or_else(|| format!("expected PreToolUse or PermissionRequest, found {s:?}"))
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -37,7 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             if from_flag { CliError::usage(format!("{what}: {e}")) } else { CliError::fail(format!("{what}: {e}")) };
         return Err(e.into());
     }
-    let mut catalogs = Vec::new();
+    let mut catalogs: Vec<(&str, &str)> = Vec::new();
     for name in args.catalogs.iter().map(|c| c.trim()).filter(|c| !c.is_empty()) {
         match SHIPPED.iter().find(|(n, _)| *n == name) {
             Some(c) => catalogs.push(*c),
@@ -59,6 +74,13 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if project.is_none() && !catalogs.is_empty() {
         let e = CliError::fail("--catalogs needs a project, and none was found above the working directory");
         return Err(e.hint("pass --project DIR").into());
+    }
+    // The agents' settings: every edit is worked out, and every file read and parsed, before
+    // anything is written; a file that does not parse stops the install with nothing written.
+    let wirings = plan_wiring(&args.wiring, args.event, project.as_deref(), &env)?;
+    // The hook reads the project's permission.json: an agent wired into a project gets it.
+    if !wirings.is_empty() && project.is_some() && !catalogs.iter().any(|(n, _)| *n == "permission") {
+        catalogs.extend(SHIPPED.iter().filter(|(n, _)| *n == "permission").copied());
     }
     let decisions_dir = project.as_ref().map(|p| p.join(".leopold").join("decisions"));
     let seeded = match (&decisions_dir, &provider) {
@@ -124,7 +146,72 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             }
         }
     }
+    for (place, edit, event, command) in &wirings {
+        let changed =
+            place.apply(edit).map_err(|e| CliError::fail(format!("cannot write {}: {e}", place.path.display())))?;
+        let how = if changed { "wired into" } else { "already wired in" };
+        println!("agent: {} {how} {} ({}): {command}", place.agent.name(), place.path.display(), event.name());
+        if changed {
+            for note in notes(place.agent, place.scope) {
+                println!("todo: {note}");
+            }
+        }
+    }
+    if !wirings.is_empty() {
+        println!(
+            "next: `decisions doctor --probe` says whether the hook reaches a model; `decisions hook test \"rm -rf ~\"` shows what it would do"
+        );
+    }
     Ok(exit::OK)
+}
+
+/// Each agent's settings with our hook wired in, read and worked out, not yet written.
+fn plan_wiring(
+    args: &WiringArgs,
+    event: Option<HookEvent>,
+    project: Option<&Path>,
+    env: &Env,
+) -> anyhow::Result<Vec<(Place, Edit, HookEvent, String)>> {
+    if args.agents.is_empty() {
+        return Ok(Vec::new());
+    }
+    let root = match (project, args.scope) {
+        (Some(p), _) => p.to_path_buf(),
+        (None, Scope::User) => PathBuf::new(),
+        (None, Scope::Project) => {
+            let e = CliError::fail(
+                "--agent with --scope project needs a project, and none was found above the working directory",
+            );
+            return Err(e.hint("pass --project DIR, or --scope user").into());
+        }
+    };
+    let program = hook_program();
+    let mut planned = Vec::new();
+    for &agent in &args.agents {
+        if planned.iter().any(|(p, ..): &(Place, Edit, HookEvent, String)| p.agent == agent) {
+            continue;
+        }
+        // Gemini CLI has one event that can deny.
+        let event = match event {
+            None => agent.events()[0],
+            Some(e) if agent.events().contains(&e) => e,
+            Some(e) => {
+                let e = CliError::usage(format!(
+                    "--event {}: {} has only {}",
+                    e.name(),
+                    agent.name(),
+                    agent.events()[0].name()
+                ));
+                return Err(e.into());
+            }
+        };
+        let place = Place::read(agent, args.scope, &root, env).map_err(|e| CliError::fail(e.to_string()))?;
+        let command = hook_command(&program, agent);
+        let edit = wire(place.text.as_deref(), agent, event, &command, &place.path)
+            .map_err(|e| CliError::fail(e.to_string()).hint("fix the file, or move it aside, and run install again"))?;
+        planned.push((place, edit, event, command));
+    }
+    Ok(planned)
 }
 
 /// What the seeded provider still needs before it can be asked, and where to set it: a
@@ -164,35 +251,12 @@ fn todo(path: &Path, config: &str, provider: &str) -> Vec<String> {
     out
 }
 
-/// The project: `LEOPOLD_PROJECT_DIR`, else the nearest directory above the working directory
-/// with a `.leopold`, else the git top level.
-fn find_project() -> Option<PathBuf> {
-    if let Some(dir) = Env::Process.get(decisions::PROJECT_ENV).filter(|d| !d.trim().is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    let cwd = std::env::current_dir().ok()?;
-    if let Some(leo) = decisions::find_leo_dir(&cwd) {
-        return leo.parent().map(Path::to_path_buf);
-    }
-    decisions::git_root(&cwd)
-}
-
-/// Write a file only when its contents differ, so a repeated install changes no byte.
+/// Write a file only when its contents differ, so a repeated install changes no byte. The
+/// write is atomic: a crash never leaves a half-written config.
 fn write_if_changed(path: &Path, contents: &str) -> anyhow::Result<()> {
     if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
         return Ok(());
     }
-    let fail = |e: std::io::Error| CliError::fail(format!("cannot write {}: {e}", path.display()));
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(fail)?;
-    }
-    // Write beside, then rename: a crash never leaves a half-written config, and a failed
-    // write leaves nothing behind.
-    let tmp = path.with_extension("tmp-decisions");
-    let written = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(fail(e).into());
-    }
-    Ok(())
+    decisions::file::write_atomic(path, contents.as_bytes())
+        .map_err(|e| CliError::fail(format!("cannot write {}: {e}", path.display())).into())
 }

@@ -13,7 +13,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
-    let f = super::doctor::gather(args.leo_dir);
+    let f = crate::facts::gather(args.leo_dir);
     if f.absent() {
         return Ok(exit::OK);
     }

@@ -63,6 +63,12 @@ pub fn jev_at(root: &Path, endpoint: &str) {
     write(&root.join(".leopold/decisions/config.json"), &config);
 }
 
+/// Write text, creating the parent directory.
+pub fn write_text(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
 /// Write pretty JSON, creating the parent directory.
 pub fn write(path: &Path, v: &Value) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");

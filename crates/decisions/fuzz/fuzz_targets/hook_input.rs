@@ -2,7 +2,7 @@
 //! text quoted from the agent clipped, so an event line stays small. Never a panic.
 #![no_main]
 
-use decisions::consumer::permission::{Agent, NAME_MAX, read_call};
+use decisions::agent::{Agent, NAME_MAX, read_call};
 use libfuzzer_sys::fuzz_target;
 
 

@@ -1,0 +1,629 @@
+//! Where each agent keeps its hooks, and our entry in them: wired by `install --agent`, found
+//! by `doctor`, taken out by `remove --agent`. Everything else in the file is kept byte for byte:
+//! the edits go through a concrete syntax tree (`jsonc-parser` for JSON, `toml_edit` for TOML),
+//! so the user's other keys, hooks, comments, order and formatting stay as they were, and a
+//! second run changes nothing.
+//!
+//! | agent | project | user | our entry |
+//! |---|---|---|---|
+//! | Claude Code | `.claude/settings.json` | `~/.claude/settings.json` | `hooks.<Event>[]`: `{"matcher": "Bash", "hooks": [{"type": "command", "command": ..., "timeout": 5}]}` |
+//! | Codex | `.codex/config.toml` | `~/.codex/config.toml` | `[[hooks.<Event>]]` `matcher = "Bash"`, `[[hooks.<Event>.hooks]]` `type`, `command`, `timeout = 5` |
+//! | Gemini CLI | `.gemini/settings.json` | `~/.gemini/settings.json` | `hooks.BeforeTool[]`: `{"matcher": "run_shell_command", "hooks": [{"name": "decisions", "type": "command", "command": ..., "timeout": 5000}]}` |
+//!
+//! Timeouts are seconds for Claude Code and Codex, milliseconds for Gemini CLI. A hook entry is
+//! ours when its command runs a program named `decisions` with `hook <agent>`.
+
+use std::path::{Path, PathBuf};
+
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike, Value};
+
+use crate::agent::{Agent, HookEvent};
+use crate::config::Env;
+
+/// Whose settings: the project's (checked in, for everyone working on it) or the user's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The project's own settings file.
+    Project,
+    /// The user's, for every project.
+    User,
+}
+
+impl Scope {
+    /// The scope's name, as `--scope` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::User => "user",
+        }
+    }
+}
+
+/// How long an agent waits for our hook before it gives up on it, in seconds. The hook answers
+/// within `LEOPOLD_DECISIONS_TIMEOUT_MS` (2000 by default) plus 250 ms.
+pub const AGENT_TIMEOUT_S: u64 = 5;
+
+/// An agent's settings file for a scope: the project's under `project`, the user's under the
+/// agent's home (`CLAUDE_CONFIG_DIR` or `~/.claude`, `CODEX_HOME` or `~/.codex`, `~/.gemini`).
+pub fn settings_path(agent: Agent, scope: Scope, project: &Path, env: &Env) -> PathBuf {
+    let home = |var: &str, dir: &str| {
+        env.get(var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| env.get("HOME").map(PathBuf::from).unwrap_or_default().join(dir))
+    };
+    match (agent, scope) {
+        (Agent::ClaudeCode, Scope::Project) => project.join(".claude").join("settings.json"),
+        (Agent::ClaudeCode, Scope::User) => home("CLAUDE_CONFIG_DIR", ".claude").join("settings.json"),
+        (Agent::Codex, Scope::Project) => project.join(".codex").join("config.toml"),
+        (Agent::Codex, Scope::User) => home("CODEX_HOME", ".codex").join("config.toml"),
+        (Agent::Gemini, Scope::Project) => project.join(".gemini").join("settings.json"),
+        (Agent::Gemini, Scope::User) => home("GEMINI_CLI_HOME", ".gemini").join("settings.json"),
+    }
+}
+
+/// The command our hook runs: `<program> hook <agent>`, the program quoted for a shell when
+/// it holds anything a shell would split or expand.
+pub fn hook_command(program: &str, agent: Agent) -> String {
+    let plain = !program.is_empty()
+        && program.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '+' | ':' | '@'));
+    let program = if plain { program.to_string() } else { format!("'{}'", program.replace('\'', "'\\''")) };
+    format!("{program} hook {}", agent.name())
+}
+
+/// The program a hook command of ours runs, unquoted; none when the command is not ours (it
+/// must run a program named `decisions` with `hook <agent>`).
+pub fn our_program(command: &str, agent: Agent) -> Option<String> {
+    let program = command.trim().strip_suffix(&format!(" hook {}", agent.name()))?.trim();
+    let program = match program.strip_prefix('\'').and_then(|p| p.strip_suffix('\'')) {
+        Some(quoted) => quoted.replace("'\\''", "'"),
+        None => program.strip_prefix('"').and_then(|p| p.strip_suffix('"')).unwrap_or(program).to_string(),
+    };
+    Path::new(&program).file_name().is_some_and(|n| n == "decisions").then_some(program)
+}
+
+/// One of our hooks, as an agent's settings hold it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wired {
+    /// The event it is wired for (`PreToolUse`, `PermissionRequest`, `BeforeTool`).
+    pub event: String,
+    /// The command it runs.
+    pub command: String,
+}
+
+/// What an edit does to a settings file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Nothing to change: not a byte is written.
+    Unchanged,
+    /// The file's new text.
+    Write(String),
+    /// The file held nothing but what we wrote into it: it goes.
+    Delete,
+}
+
+/// Why a settings file is left as it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// It does not parse.
+    #[error("{}:{line}:{column}: does not parse: {message}; it is left as it is", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// The column, from 1.
+        column: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// It parses, but a part we would write into is of another shape.
+    #[error("{}: {at} is {found}, not {expected}; it is left as it is", path.display())]
+    Shape {
+        /// The file.
+        path: PathBuf,
+        /// Where (`hooks`, `hooks.PreToolUse`).
+        at: String,
+        /// What it should be.
+        expected: &'static str,
+        /// What it is.
+        found: &'static str,
+    },
+}
+
+/// Our hooks in an agent's settings text (empty when it holds none, or there is no text).
+pub fn wired(text: &str, agent: Agent, path: &Path) -> Result<Vec<Wired>, SettingsError> {
+    match agent {
+        Agent::Codex => {
+            let doc = parse_toml(text, path)?;
+            Ok(toml_found(&doc, agent).into_iter().map(|f| f.wired).collect())
+        }
+        _ => {
+            let root = parse_json(text, agent, path)?;
+            let Some(obj) = root.object_value() else { return Ok(Vec::new()) };
+            Ok(json_found(&obj, agent, path)?.into_iter().map(|f| f.wired).collect())
+        }
+    }
+}
+
+/// Wire our hook for `event` into an agent's settings text (`None`: there is no file yet). An
+/// entry of ours already there for that event is kept where it is, its command brought up to
+/// date; ours for another event is taken out; nothing else changes.
+pub fn wire(
+    text: Option<&str>,
+    agent: Agent,
+    event: HookEvent,
+    command: &str,
+    path: &Path,
+) -> Result<Edit, SettingsError> {
+    let original = text.unwrap_or_default();
+    let out = match agent {
+        Agent::Codex => wire_toml(original, agent, event, command, path)?,
+        _ => wire_json(original, agent, event, command, path)?,
+    };
+    Ok(if out == original { Edit::Unchanged } else { Edit::Write(out) })
+}
+
+/// Take our hooks out of an agent's settings text, and nothing else. A group, event list or
+/// `hooks` table left empty by that goes too; a file left holding nothing is deleted.
+pub fn unwire(text: &str, agent: Agent, path: &Path) -> Result<Edit, SettingsError> {
+    let out = match agent {
+        Agent::Codex => {
+            let mut doc = parse_toml(text, path)?;
+            let found = toml_found(&doc, agent);
+            if found.is_empty() {
+                return Ok(Edit::Unchanged);
+            }
+            toml_remove(&mut doc, &found);
+            doc.to_string()
+        }
+        _ => {
+            let root = parse_json(text, agent, path)?;
+            let Some(obj) = root.object_value() else { return Ok(Edit::Unchanged) };
+            let found = json_found(&obj, agent, path)?;
+            if found.is_empty() {
+                return Ok(Edit::Unchanged);
+            }
+            json_remove(&obj, found);
+            root.to_string()
+        }
+    };
+    let empty = match agent {
+        Agent::Codex => out.trim().is_empty(),
+        _ => out.chars().filter(|c| !c.is_whitespace()).collect::<String>() == "{}",
+    };
+    Ok(if empty { Edit::Delete } else { Edit::Write(out) })
+}
+
+// ---- JSON (Claude Code, Gemini CLI) ----------------------------------------------------------
+
+/// JSON as the agents read it: comments and trailing commas allowed (Gemini CLI strips
+/// comments; a user's are kept either way), nothing looser.
+fn json_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
+fn parse_json(text: &str, _agent: Agent, path: &Path) -> Result<CstRootNode, SettingsError> {
+    let text = if text.trim().is_empty() { "{}\n" } else { text };
+    let root = CstRootNode::parse(text, &json_options()).map_err(|e| SettingsError::Parse {
+        path: path.to_path_buf(),
+        line: e.line_display(),
+        column: e.column_display(),
+        message: e.kind().to_string(),
+    })?;
+    match root.value() {
+        None => Ok(root),
+        Some(v) if v.as_object().is_some() => Ok(root),
+        Some(v) => Err(shape(path, "the document", "an object", kind_of(&v))),
+    }
+}
+
+fn shape(path: &Path, at: &str, expected: &'static str, found: &'static str) -> SettingsError {
+    SettingsError::Shape { path: path.to_path_buf(), at: at.to_string(), expected, found }
+}
+
+fn kind_of(node: &CstNode) -> &'static str {
+    if node.as_array().is_some() {
+        "an array"
+    } else if node.as_object().is_some() {
+        "an object"
+    } else if node.as_string_lit().is_some() {
+        "a string"
+    } else {
+        "a value"
+    }
+}
+
+/// One of our hooks in a JSON settings file, with the nodes it sits in.
+struct JsonFound {
+    wired: Wired,
+    prop: CstObjectProp,
+    groups: CstArray,
+    group: CstNode,
+    hooks: CstArray,
+    hook: CstNode,
+}
+
+/// The `hooks` object, when the file has one (an error when it is of another shape).
+fn json_hooks(obj: &CstObject, path: &Path) -> Result<Option<CstObject>, SettingsError> {
+    match obj.get("hooks").and_then(|p| p.value()) {
+        None => Ok(None),
+        Some(v) => v.as_object().map(Some).ok_or_else(|| shape(path, "hooks", "an object", kind_of(&v))),
+    }
+}
+
+fn json_found(obj: &CstObject, agent: Agent, path: &Path) -> Result<Vec<JsonFound>, SettingsError> {
+    let Some(hooks) = json_hooks(obj, path)? else { return Ok(Vec::new()) };
+    let mut found = Vec::new();
+    for prop in hooks.properties() {
+        let Some(event) = prop.decoded_name().filter(|n| agent.events().iter().any(|e| e.name() == n)) else {
+            continue;
+        };
+        let Some(groups) = prop.value().and_then(|v| v.as_array()) else { continue };
+        for group in groups.elements() {
+            let Some(inner) = group.as_object().and_then(|g| g.array_value("hooks")) else { continue };
+            for hook in inner.elements() {
+                let command = hook.as_object().and_then(|h| h.get("command")).and_then(|c| c.value());
+                let Some(command) = command.and_then(|c| c.as_string_lit()).and_then(|s| s.decoded_value().ok()) else {
+                    continue;
+                };
+                if our_program(&command, agent).is_some() {
+                    found.push(JsonFound {
+                        wired: Wired { event: event.clone(), command },
+                        prop: prop.clone(),
+                        groups: groups.clone(),
+                        group: group.clone(),
+                        hooks: inner.clone(),
+                        hook,
+                    });
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Remove found hooks, then whatever that leaves empty: the group, the event's list, `hooks`.
+fn json_remove(obj: &CstObject, found: Vec<JsonFound>) {
+    for f in found.into_iter().rev() {
+        f.hook.remove();
+        if f.hooks.elements().is_empty() {
+            f.group.remove();
+            if f.groups.elements().is_empty() {
+                f.prop.remove();
+            }
+        }
+    }
+    if let Some(hooks) = obj.get("hooks")
+        && hooks.value().and_then(|v| v.as_object()).is_some_and(|h| h.properties().is_empty())
+    {
+        hooks.remove();
+    }
+}
+
+fn json_entry(agent: Agent, command: &str) -> CstInputValue {
+    let s = |v: &str| CstInputValue::String(v.to_string());
+    let mut hook = Vec::new();
+    if agent == Agent::Gemini {
+        hook.push(("name".to_string(), s("decisions")));
+    }
+    hook.push(("type".to_string(), s("command")));
+    hook.push(("command".to_string(), s(command)));
+    let timeout = if agent == Agent::Gemini { AGENT_TIMEOUT_S * 1000 } else { AGENT_TIMEOUT_S };
+    hook.push(("timeout".to_string(), CstInputValue::Number(timeout.to_string())));
+    CstInputValue::Object(vec![
+        ("matcher".to_string(), s(agent.shell_tool())),
+        ("hooks".to_string(), CstInputValue::Array(vec![CstInputValue::Object(hook)])),
+    ])
+}
+
+fn wire_json(text: &str, agent: Agent, event: HookEvent, command: &str, path: &Path) -> Result<String, SettingsError> {
+    let fresh = text.trim().is_empty();
+    let root = parse_json(text, agent, path)?;
+    let obj = root.object_value_or_set();
+    let mut found = json_found(&obj, agent, path)?;
+    if let Some(keep) = found.iter().position(|f| f.wired.event == event.name()) {
+        let kept = found.remove(keep);
+        if kept.wired.command != command
+            && let Some(c) = kept.hook.as_object().and_then(|h| h.get("command"))
+        {
+            c.set_value(CstInputValue::String(command.to_string()));
+        }
+        json_remove(&obj, found);
+        return Ok(root.to_string());
+    }
+    json_remove(&obj, found);
+    let hooks = match obj.object_value_or_create("hooks") {
+        Some(h) => h,
+        None => return Err(shape(path, "hooks", "an object", "another value")),
+    };
+    let groups = match hooks.array_value_or_create(event.name()) {
+        Some(g) => g,
+        None => return Err(shape(path, &format!("hooks.{}", event.name()), "an array", "another value")),
+    };
+    groups.append(json_entry(agent, command));
+    if fresh {
+        obj.ensure_multiline();
+    }
+    let mut out = root.to_string();
+    if fresh && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+// ---- TOML (Codex) --------------------------------------------------------------------------
+
+fn parse_toml(text: &str, path: &Path) -> Result<DocumentMut, SettingsError> {
+    text.parse::<DocumentMut>().map_err(|e| {
+        let at = e.span().map_or(0, |s| s.start).min(text.len());
+        let before = &text[..at];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let message = e.message().to_string();
+        SettingsError::Parse { path: path.to_path_buf(), line, column, message }
+    })
+}
+
+/// One of our hooks in a TOML settings file: where it sits, by position.
+struct TomlFound {
+    wired: Wired,
+    group: usize,
+    hook: usize,
+}
+
+/// How many entries a list holds, as an array of tables or an inline array.
+fn entries(item: &Item) -> usize {
+    match item {
+        Item::ArrayOfTables(a) => a.len(),
+        Item::Value(Value::Array(a)) => a.len(),
+        _ => 0,
+    }
+}
+
+fn entry(item: &Item, i: usize) -> Option<&dyn TableLike> {
+    match item {
+        Item::ArrayOfTables(a) => a.get(i).map(|t| t as &dyn TableLike),
+        Item::Value(Value::Array(a)) => a.get(i).and_then(Value::as_inline_table).map(|t| t as &dyn TableLike),
+        _ => None,
+    }
+}
+
+fn entry_mut(item: &mut Item, i: usize) -> Option<&mut dyn TableLike> {
+    match item {
+        Item::ArrayOfTables(a) => a.get_mut(i).map(|t| t as &mut dyn TableLike),
+        Item::Value(Value::Array(a)) => {
+            a.get_mut(i).and_then(Value::as_inline_table_mut).map(|t| t as &mut dyn TableLike)
+        }
+        _ => None,
+    }
+}
+
+fn remove_entry(item: &mut Item, i: usize) {
+    match item {
+        Item::ArrayOfTables(a) => {
+            a.remove(i);
+        }
+        Item::Value(Value::Array(a)) => {
+            a.remove(i);
+        }
+        _ => {}
+    }
+}
+
+fn toml_hooks(doc: &DocumentMut) -> Option<&dyn TableLike> {
+    doc.get("hooks").and_then(Item::as_table_like)
+}
+
+fn toml_found(doc: &DocumentMut, agent: Agent) -> Vec<TomlFound> {
+    let Some(hooks) = toml_hooks(doc) else { return Vec::new() };
+    let mut found = Vec::new();
+    for event in agent.events() {
+        let Some(groups) = hooks.get(event.name()) else { continue };
+        for g in 0..entries(groups) {
+            let Some(inner) = entry(groups, g).and_then(|t| t.get("hooks")) else { continue };
+            for h in 0..entries(inner) {
+                let command = entry(inner, h).and_then(|t| t.get("command")).and_then(Item::as_str);
+                if let Some(command) = command.filter(|c| our_program(c, agent).is_some()) {
+                    let wired = Wired { event: event.name().to_string(), command: command.to_string() };
+                    found.push(TomlFound { wired, group: g, hook: h });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Remove found hooks (last first, so positions hold), then whatever that leaves empty.
+fn toml_remove(doc: &mut DocumentMut, found: &[TomlFound]) {
+    let Some(hooks) = doc.get_mut("hooks").and_then(Item::as_table_like_mut) else { return };
+    for f in found.iter().rev() {
+        let Some(groups) = hooks.get_mut(&f.wired.event) else { continue };
+        let emptied = match entry_mut(groups, f.group).and_then(|t| t.get_mut("hooks")) {
+            Some(inner) => {
+                remove_entry(inner, f.hook);
+                entries(inner) == 0
+            }
+            None => false,
+        };
+        if emptied {
+            remove_entry(groups, f.group);
+        }
+        if entries(groups) == 0 {
+            hooks.remove(&f.wired.event);
+        }
+    }
+    if hooks.is_empty() {
+        doc.remove("hooks");
+    }
+}
+
+fn wire_toml(text: &str, agent: Agent, event: HookEvent, command: &str, path: &Path) -> Result<String, SettingsError> {
+    let mut doc = parse_toml(text, path)?;
+    let mut found = toml_found(&doc, agent);
+    if let Some(keep) = found.iter().position(|f| f.wired.event == event.name()) {
+        let kept = found.remove(keep);
+        if kept.wired.command != command {
+            let hooks = doc.get_mut("hooks").and_then(Item::as_table_like_mut);
+            let groups = hooks.and_then(|h| h.get_mut(event.name()));
+            let inner = groups.and_then(|g| entry_mut(g, kept.group)).and_then(|t| t.get_mut("hooks"));
+            if let Some(c) = inner.and_then(|i| entry_mut(i, kept.hook)).and_then(|t| t.get_mut("command")) {
+                *c = toml_edit::value(command);
+            }
+        }
+        toml_remove(&mut doc, &found);
+        return Ok(doc.to_string());
+    }
+    toml_remove(&mut doc, &found);
+    if doc.get("hooks").is_some_and(|h| h.as_table_like().is_none()) {
+        return Err(shape(path, "hooks", "a table", "another value"));
+    }
+    if doc.get("hooks").is_none() {
+        let mut hooks = Table::new();
+        hooks.set_implicit(true);
+        doc.insert("hooks", Item::Table(hooks));
+    }
+    let Some(hooks) = doc.get_mut("hooks").and_then(Item::as_table_like_mut) else {
+        return Err(shape(path, "hooks", "a table", "another value"));
+    };
+    let mut hook = Table::new();
+    hook.insert("type", toml_edit::value("command"));
+    hook.insert("command", toml_edit::value(command));
+    hook.insert("timeout", toml_edit::value(AGENT_TIMEOUT_S as i64));
+    let mut group = Table::new();
+    group.insert("matcher", toml_edit::value(agent.shell_tool()));
+    match hooks.get_mut(event.name()) {
+        None => {
+            let mut inner = ArrayOfTables::new();
+            inner.push(hook);
+            group.insert("hooks", Item::ArrayOfTables(inner));
+            let mut groups = ArrayOfTables::new();
+            groups.push(group);
+            hooks.insert(event.name(), Item::ArrayOfTables(groups));
+        }
+        Some(Item::ArrayOfTables(groups)) => {
+            let mut inner = ArrayOfTables::new();
+            inner.push(hook);
+            group.insert("hooks", Item::ArrayOfTables(inner));
+            groups.push(group);
+        }
+        Some(Item::Value(Value::Array(groups))) => {
+            let mut inline = group.into_inline_table();
+            let mut inner = toml_edit::Array::new();
+            inner.push(hook.into_inline_table());
+            inline.insert("hooks", Value::Array(inner));
+            groups.push(inline);
+        }
+        Some(_) => {
+            return Err(shape(path, &format!("hooks.{}", event.name()), "an array of tables", "another value"));
+        }
+    }
+    Ok(doc.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CMD: &str = "/opt/bin/decisions hook claude-code";
+
+    #[test]
+    fn a_command_is_ours_only_when_decisions_runs_the_agents_hook() {
+        assert_eq!(our_program(CMD, Agent::ClaudeCode).as_deref(), Some("/opt/bin/decisions"));
+        assert_eq!(our_program("decisions hook codex", Agent::Codex).as_deref(), Some("decisions"));
+        assert!(our_program(CMD, Agent::Codex).is_none(), "another agent's");
+        assert!(our_program("/opt/bin/other hook claude-code", Agent::ClaudeCode).is_none());
+        assert!(our_program("decisions hook claude-code --x", Agent::ClaudeCode).is_none());
+        let spaced = hook_command("/Users/A B/it's/decisions", Agent::Gemini);
+        assert_eq!(spaced, "'/Users/A B/it'\\''s/decisions' hook gemini");
+        assert_eq!(our_program(&spaced, Agent::Gemini).as_deref(), Some("/Users/A B/it's/decisions"));
+        assert_eq!(hook_command("decisions", Agent::Codex), "decisions hook codex");
+    }
+
+    #[test]
+    fn json_wiring_keeps_every_other_byte_and_a_second_run_changes_none() {
+        let p = Path::new("settings.json");
+        let text = "{\n  // mine\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}\n    ]\n  },\n  \"env\": {}\n}\n";
+        let Edit::Write(wired) = wire(Some(text), Agent::ClaudeCode, HookEvent::PreToolUse, CMD, p).expect("wire")
+        else {
+            panic!("nothing written")
+        };
+        assert!(wired.starts_with("{\n  // mine\n  \"model\": \"opus\",\n"), "{wired}");
+        assert!(
+            wired.contains("{\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint\"}]}"),
+            "{wired}"
+        );
+        assert!(wired.ends_with("  \"env\": {}\n}\n"), "{wired}");
+        let ours = wired_hooks(&wired, Agent::ClaudeCode);
+        assert_eq!(ours, [Wired { event: "PreToolUse".into(), command: CMD.into() }]);
+        assert_eq!(wire(Some(&wired), Agent::ClaudeCode, HookEvent::PreToolUse, CMD, p), Ok(Edit::Unchanged));
+        // Removed, the file is exactly what it was.
+        assert_eq!(unwire(&wired, Agent::ClaudeCode, p), Ok(Edit::Write(text.to_string())));
+        // Moved to the other event: one entry, under it.
+        let Edit::Write(moved) =
+            wire(Some(&wired), Agent::ClaudeCode, HookEvent::PermissionRequest, CMD, p).expect("w")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            wired_hooks(&moved, Agent::ClaudeCode),
+            [Wired { event: "PermissionRequest".into(), command: CMD.into() }]
+        );
+    }
+
+    fn wired_hooks(text: &str, agent: Agent) -> Vec<Wired> {
+        wired(text, agent, Path::new("s")).expect("parses")
+    }
+
+    #[test]
+    fn a_file_we_made_goes_when_our_entry_does() {
+        let p = Path::new("settings.json");
+        let Edit::Write(fresh) =
+            wire(None, Agent::Gemini, HookEvent::BeforeTool, "decisions hook gemini", p).expect("w")
+        else {
+            panic!()
+        };
+        let v: serde_json::Value = serde_json::from_str(&fresh).expect("strict JSON");
+        assert_eq!(v["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 5000);
+        assert_eq!(v["hooks"]["BeforeTool"][0]["matcher"], "run_shell_command");
+        assert_eq!(unwire(&fresh, Agent::Gemini, p), Ok(Edit::Delete));
+    }
+
+    #[test]
+    fn toml_wiring_keeps_comments_order_and_formatting() {
+        let p = Path::new("config.toml");
+        let text = "# my codex\nmodel = \"o4\"   # pinned\n\n[hooks.state]\ntrusted = [\"x\"]\n\n[[hooks.PreToolUse]]\nmatcher = \"Edit\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"lint\"\n\n[profiles.fast]\nmodel = \"mini\"\n";
+        let cmd = "decisions hook codex";
+        let Edit::Write(wired) = wire(Some(text), Agent::Codex, HookEvent::PreToolUse, cmd, p).expect("wire") else {
+            panic!()
+        };
+        assert!(wired.starts_with("# my codex\nmodel = \"o4\"   # pinned\n"), "{wired}");
+        assert!(wired.contains("[profiles.fast]\nmodel = \"mini\"\n"), "{wired}");
+        assert_eq!(wired_hooks(&wired, Agent::Codex), [Wired { event: "PreToolUse".into(), command: cmd.into() }]);
+        assert_eq!(wire(Some(&wired), Agent::Codex, HookEvent::PreToolUse, cmd, p), Ok(Edit::Unchanged));
+        assert_eq!(unwire(&wired, Agent::Codex, p), Ok(Edit::Write(text.to_string())));
+    }
+
+    #[test]
+    fn broken_settings_are_refused_with_their_line_and_column() {
+        let e =
+            wire(Some("{\n  \"a\": 1,\n  oops\n}"), Agent::ClaudeCode, HookEvent::PreToolUse, CMD, Path::new("s.json"));
+        assert!(matches!(e, Err(SettingsError::Parse { line: 3, column: 3, .. })), "{e:?}");
+        let e = wire(Some("a = 1\nb = = 2\n"), Agent::Codex, HookEvent::PreToolUse, CMD, Path::new("c.toml"));
+        assert!(matches!(e, Err(SettingsError::Parse { line: 2, .. })), "{e:?}");
+        let e = wire(Some("{\"hooks\": []}"), Agent::ClaudeCode, HookEvent::PreToolUse, CMD, Path::new("s.json"));
+        assert!(matches!(e, Err(SettingsError::Shape { .. })), "{e:?}");
+    }
+}
