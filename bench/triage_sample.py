@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's sample triage report, reproduced: eight issues in the array `gh issue list
+"""The sample triage report in docs/consumers.md, reproduced: eight issues in the array `gh issue list
 --json number,title,body` prints, piped into `decisions triage -`, answered by a loopback
 System One stub whose answers are scripted per issue title (no model is asked: the sample shows
 the report's shape, not anyone's judgement).

@@ -44,11 +44,11 @@ fn validate_reports_every_problem_of_an_uncalibrated_provider_at_once_naming_the
         assert_eq!(r.code, 1, "{}", r.stdout);
         assert!(r.stdout.contains(&format!("provider \"{name}\" has no model set")), "{}", r.stdout);
         assert!(r.stdout.contains(&format!("\"thresholds_for\": \"{name}\"")), "{}", r.stdout);
-        assert!(r.stdout.contains("README, \"Starting an uncalibrated provider\""), "{}", r.stdout);
+        assert!(r.stdout.contains("docs/providers.md, \"Starting an uncalibrated provider\""), "{}", r.stdout);
         assert!(r.stderr.contains("2 problems"), "{}", r.stderr);
     }
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap_or_default();
-    assert!(readme.contains("### Starting an uncalibrated provider"), "the section the message names exists");
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/providers.md")).unwrap_or_default();
+    assert!(doc.contains("## Starting an uncalibrated provider"), "the section the message names exists");
 }
 
 #[test]
@@ -381,4 +381,36 @@ fn small_things_a_careful_user_notices() {
             .expect("json");
     assert_eq!(card["title"], "judgment-card.v1");
     assert!(payload.join("judgment-ledger.v1.json").is_file());
+}
+
+#[test]
+fn a_named_file_that_cannot_be_had_exits_64_for_every_command_and_one_found_wrong_exits_1() {
+    // The table said "a file that cannot be read exits 1" while most commands exited 64.
+    let s = sandbox();
+    std::fs::create_dir_all(s.project.join(".leopold")).expect("mkdir");
+    let missing: [&[&str]; 11] = [
+        &["ask", "--catalog", "x", "--questions", "a", "--state-file", "nope.json"],
+        &["validate", "nope.json"],
+        &["card", "validate", "nope.json"],
+        &["card", "recall", "nope.json", "--project", "p"],
+        &["batch", "--catalog", "x", "--questions", "a", "--input", "nope.jsonl"],
+        &["triage", "nope.jsonl"],
+        &["eval", "--catalog", "x", "--question", "a", "--input", "nope.jsonl"],
+        &["route", "--item-file", "nope.txt"],
+        &["route", "--item", "x", "--charter-file", "nope.md"],
+        &["review", "union", "nope.txt"],
+        &["review", "refine", "nope.txt"],
+    ];
+    for args in missing {
+        let r = s.run(args, &[]);
+        assert_eq!(r.code, 64, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("nope."), "{args:?} names the file: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+    }
+    std::fs::write(s.project.join("broken.json"), "{\"version\": \"decisions/1.0\"}").expect("write");
+    for args in [&["validate", "broken.json"][..], &["card", "validate", "broken.json"]] {
+        assert_eq!(s.run(args, &[]).code, 1, "{args:?}: read, and found wrong");
+    }
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/exit-codes.md")).unwrap_or_default();
+    assert!(readme.contains("| 64 |") && readme.contains("cannot be had"), "the table says the same rule");
 }

@@ -201,7 +201,7 @@ fn a_fifo_card_nobody_writes_is_an_error_not_a_hang() {
     let dir = tempfile::tempdir().expect("tmp");
     mkfifo(&dir.path().join("card.json"));
     let r = run(decisions(dir.path()).args(["card", "validate", "card.json"]));
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 64, "a named file that cannot be had is a usage error, as for every command");
     assert!(r.stderr.contains("card.json"), "{}", r.stderr);
     assert!(r.took < Duration::from_secs(12), "took {:?}", r.took);
 }

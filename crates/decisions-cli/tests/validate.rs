@@ -72,7 +72,7 @@ fn a_name_resolves_under_the_nearest_leo_dir() {
 fn a_missing_file_names_the_file() {
     let dir = tempfile::tempdir().expect("tmp");
     let r = run(decisions(dir.path()).args(["validate", "nope.json"]));
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 64, "a named file that cannot be had is a usage error, as for every command");
     assert!(r.stderr.contains("nope.json"), "{}", r.stderr);
     assert!(r.stdout.is_empty());
 }

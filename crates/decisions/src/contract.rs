@@ -148,11 +148,11 @@ pub enum CatalogError {
     )]
     BarOrder { question: String, floor: f64, escalate: f64, act: f64 },
     #[error(
-        "catalog thresholds are for provider \"{catalog}\" but the active provider is \"{active}\"; give \"{active}\" its own threshold file (\"thresholds_for\": \"{active}\"; see README, \"Starting an uncalibrated provider\")"
+        "catalog thresholds are for provider \"{catalog}\" but the active provider is \"{active}\"; give \"{active}\" its own threshold file (\"thresholds_for\": \"{active}\"; see docs/providers.md, \"Starting an uncalibrated provider\")"
     )]
     ThresholdsForMismatch { catalog: String, active: String },
     #[error(
-        "provider \"{provider}\" is uncalibrated and the catalog names no thresholds_for; it has no calibrated bars to borrow, so give it bars chosen for itself: \"thresholds_for\": \"{provider}\" (see README, \"Starting an uncalibrated provider\")"
+        "provider \"{provider}\" is uncalibrated and the catalog names no thresholds_for; it has no calibrated bars to borrow, so give it bars chosen for itself: \"thresholds_for\": \"{provider}\" (see docs/providers.md, \"Starting an uncalibrated provider\")"
     )]
     UncalibratedUnlabelled { provider: String },
 }

@@ -232,7 +232,7 @@ fn chose_recommendation(card: &Value, answer: &str) -> bool {
 
 fn read_card(path: &Path) -> anyhow::Result<decisions::json::Document> {
     super::read_json(path).map_err(|e| match e {
-        JsonFileError::Read(e) => CliError::fail(format!("cannot read card {}: {e}", path.display())).into(),
+        JsonFileError::Read(e) => CliError::usage(format!("cannot read card {}: {e}", path.display())).into(),
         e @ JsonFileError::Parse(_) => CliError::fail(e.to_string()).into(),
     })
 }

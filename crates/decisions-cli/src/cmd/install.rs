@@ -242,7 +242,7 @@ fn todo(path: &Path, config: &str, provider: &str) -> Vec<String> {
     }
     if !d.calibrated {
         out.push(format!(
-            "\"{provider}\" is uncalibrated: each catalog needs \"thresholds_for\": \"{provider}\" and bars of its own (README, \"Starting an uncalibrated provider\")"
+            "\"{provider}\" is uncalibrated: each catalog needs \"thresholds_for\": \"{provider}\" and bars of its own (docs/providers.md, \"Starting an uncalibrated provider\")"
         ));
     }
     if !out.is_empty() {

@@ -97,13 +97,18 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
     }
 }
 
-/// Exit codes, in one place.
+/// Exit codes, in one place. The rule: 64 when the command could not get or use what it was
+/// given (a bad flag or value, a file named on the command line that is missing, unreadable or
+/// not delivered in time, `ask`'s state or `--schema` that is not JSON); 1 when what it was
+/// given was read and found wrong (a catalog or card that does not validate), when an explicit
+/// write failed, or when a run could not do its work.
 pub mod exit {
-    /// Success, and every decision outcome of `ask`.
+    /// Success, and every decision outcome of `ask`, `hook`, `route` and `review`.
     pub const OK: u8 = 0;
-    /// The input was checked and found wrong (an invalid catalog, an unreadable file).
+    /// What was given was read and found wrong, an explicit write failed, or a run could not
+    /// do its work.
     pub const FAIL: u8 = 1;
-    /// A usage error: bad flags, a state file that is missing or not JSON.
+    /// A usage error: bad flags or values, or a named file that cannot be had.
     pub const USAGE: u8 = 64;
     /// Standard output was closed by its reader (`| head`): 128 + SIGPIPE, as a shell expects.
     pub const BROKEN_PIPE: u8 = 141;

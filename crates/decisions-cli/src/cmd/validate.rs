@@ -33,12 +33,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     };
     // A catalog the project keeps by name must be a regular file; a path is read as given.
     if super::catalog_name(&args.catalog).is_some() && path.exists() && !path.is_file() {
-        return Err(CliError::fail(format!("cannot read catalog {}: not a regular file", path.display())).into());
+        return Err(CliError::usage(format!("cannot read catalog {}: not a regular file", path.display())).into());
     }
     let doc = match super::read_json(&path) {
         Ok(doc) => doc,
         Err(JsonFileError::Read(e)) => {
-            return Err(CliError::fail(format!("cannot read catalog {}: {e}", path.display())).into());
+            return Err(CliError::usage(format!("cannot read catalog {}: {e}", path.display())).into());
         }
         Err(e @ JsonFileError::Parse(_)) => return Err(CliError::fail(e.to_string()).into()),
     };
