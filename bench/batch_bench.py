@@ -12,8 +12,12 @@
 3. Peak resident memory of `decisions batch` for 10,000 and 100,000 input lines against an
    instant stub: the process's VmHWM, read from /proc while it runs (its high-water mark only
    rises; wait4's ru_maxrss would count the Python parent's pages the child had before exec).
+4. Peak resident memory of `decisions triage` over 100,000 issues (a title and a 600-byte body
+   each) against an instant stub answering the shipped catalog's three questions, with the
+   Markdown and JSON reports written: the report is read back from the output in one pass.
 
-    python3 bench/batch_bench.py [--items N] [--rounds N] [--skip-rate] [--skip-memory] [--sizes 10000,100000]
+    python3 bench/batch_bench.py [--items N] [--rounds N] [--skip-rate] [--skip-memory]
+                                 [--sizes 10000,100000] [--triage-issues N] [--skip-triage]
 
 Builds the release binaries first. Talks only to 127.0.0.1.
 """
@@ -98,6 +102,14 @@ def batch(binary, root, items, *flags):
         out.unlink()
     cmd = [str(binary), "batch", "--catalog", "ok", "--questions", "ok", "--input", str(items),
            "--output", str(out), *flags]
+    took, hwm, stderr = watched(cmd, root)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    return took, hwm, stderr.strip().splitlines()[-1], lines
+
+
+def watched(cmd, root):
+    """Run a command to its end in `root`, watching its memory; (seconds, peak RSS in KiB,
+    stderr). A failure ends the benchmark."""
     start = time.perf_counter()
     err = root / "stderr.txt"
     with open(err, "w") as stderr_file:
@@ -109,9 +121,8 @@ def batch(binary, root, items, *flags):
     took = time.perf_counter() - start
     stderr = err.read_text()
     if proc.returncode != 0:
-        sys.exit(f"decisions batch exited {proc.returncode}: {stderr}")
-    lines = [json.loads(line) for line in out.read_text().splitlines()]
-    return took, hwm, stderr.strip().splitlines()[-1], lines
+        sys.exit(f"{' '.join(map(str, cmd[:2]))} exited {proc.returncode}: {stderr}")
+    return took, hwm, stderr
 
 
 def vm_hwm(pid):
@@ -223,6 +234,42 @@ def memory(binary, stub_bin, work, sizes):
     return result
 
 
+TRIAGE_ANSWER = {"model": "jev-1.13.0", "answers": {
+    "kind": {"type": "choice", "choice": "bug", "confidence": 0.9,
+             "probabilities": {"bug": 0.92, "feature": 0.02, "question": 0.02, "docs": 0.02, "noise": 0.02}},
+    "severity": {"type": "score", "score": 2.2, "confidence": 0.9,
+                 "probabilities": {"0": 0.0, "1": 0.0, "2": 0.8, "3": 0.2}},
+    "needs_repro": {"type": "noul", "noul": 0.05}}}
+
+
+def triage_memory(binary, stub_bin, work, n):
+    body = work / "triage-answer.json"
+    body.write_text(json.dumps(TRIAGE_ANSWER))
+    proc = subprocess.Popen([stub_bin, body, "--keep-alive"], stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().strip()
+    try:
+        root = project(work, url)
+        issues = root / "issues.jsonl"
+        with open(issues, "w") as f:
+            for i in range(1, n + 1):
+                text = f"Steps: run `decisions ask` with catalog {i % 31}; observed exit {i % 5}. " * 8
+                f.write(json.dumps({"number": i, "title": f"Issue {i}: something about part {i % 97}",
+                                    "body": text[:600]}) + "\n")
+        cmd = [str(binary), "triage", str(issues), "--no-record", "--concurrency", "16", "--output",
+               str(root / "out.jsonl"), "--report", str(root / "report.md"), "--json", str(root / "report.json")]
+        took, hwm, _ = watched(cmd, root)
+        report = json.loads((root / "report.json").read_text())
+        placed = sum(len(v) for v in report["buckets"].values()) + len(report["human_review"]) + len(report["noise"])
+        assert placed == n, (placed, n)
+        size = issues.stat().st_size
+        print(f"peak RSS for triage of {n} issues ({size / 2**20:.1f} MiB of input) against an instant stub, "
+              f"both reports written: {hwm / 1024:.1f} MiB ({took:.1f} s)")
+        return round(hwm / 1024, 1)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--items", type=int, default=4000, help="items per throughput round")
@@ -230,6 +277,8 @@ def main():
     ap.add_argument("--skip-rate", action="store_true")
     ap.add_argument("--skip-memory", action="store_true")
     ap.add_argument("--sizes", default="10000,100000", help="input lines for the memory runs, comma-separated")
+    ap.add_argument("--triage-issues", type=int, default=100000, help="issues for the triage memory run")
+    ap.add_argument("--skip-triage", action="store_true")
     args = ap.parse_args()
     bins = build()
     binary, stub_bin = bins / "decisions", bins / "stub-server"
@@ -239,6 +288,8 @@ def main():
         out["rate_limited"] = rate_limited(binary, stub_bin, work)
     if not args.skip_memory:
         out["peak_rss_mib"] = memory(binary, stub_bin, work, [int(n) for n in args.sizes.split(",")])
+    if not args.skip_triage:
+        out["triage_peak_rss_mib"] = triage_memory(binary, stub_bin, work, args.triage_issues)
     print(json.dumps(out))
 
 

@@ -114,11 +114,11 @@ const CONSUMERS: [(&str, &str); 4] =
 
 pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
     let env = Env::Process;
-    let leo = crate::cmd::leo_dir(leo_dir);
+    let leo = crate::seam::leo_dir(leo_dir);
     let project = leo.as_deref().and_then(Path::parent).map(Path::to_path_buf).or_else(crate::wiring::find_project);
     let dir = payload_dir(&env);
     let payload = PAYLOAD_FILES.iter().any(|f| dir.join(f).is_file()).then_some(dir);
-    let config = crate::cmd::project_config(leo.as_deref());
+    let config = crate::seam::project_config(leo.as_deref());
     let config_path = leo.as_deref().map(decisions::config_path);
     let (provider, source) = decisions::resolve_name(None, &config, &env);
     let descriptor = decisions::descriptor_for(&provider, &config).map_err(|e| e.to_string());
@@ -286,11 +286,11 @@ fn catalogs(leo: &Path, provider: Option<&Descriptor>) -> Vec<(String, Result<us
         .map(|name| {
             let path = dir.join(&name);
             // Reading a FIFO would wait for a writer that may never come.
-            let status = match path.is_file().then(|| crate::cmd::read_json(&path)) {
+            let status = match path.is_file().then(|| crate::input::read_json(&path)) {
                 None => Err("not a regular file".to_string()),
-                Some(Err(crate::cmd::JsonFileError::Read(e))) => Err(format!("unreadable: {e}")),
+                Some(Err(crate::input::JsonFileError::Read(e))) => Err(format!("unreadable: {e}")),
                 // The parser's own words, which name the line and column.
-                Some(Err(crate::cmd::JsonFileError::Parse(e))) => {
+                Some(Err(crate::input::JsonFileError::Parse(e))) => {
                     Err(format!("not JSON at line {}, column {}: {}", e.line, e.column, e.what))
                 }
                 Some(Ok(doc)) => match provider {
@@ -305,7 +305,7 @@ fn catalogs(leo: &Path, provider: Option<&Descriptor>) -> Vec<(String, Result<us
                             Ok(c) if problems.is_empty() => Ok(c.questions.len()),
                             _ => Err(format!(
                                 "{} against \"{}\": {}",
-                                crate::cmd::count(problems.len(), "problem"),
+                                crate::output::count(problems.len(), "problem"),
                                 p.name,
                                 problems.join("; ")
                             )),

@@ -17,17 +17,17 @@ use stub::{Reply, Stub};
 use crate::common;
 use crate::common::Run;
 
-const KEY: &str = "sk-canary-batch-7d1e90a3b5c2";
+pub(crate) const KEY: &str = "sk-canary-batch-7d1e90a3b5c2";
 
 /// A catalog with one noul question, `ok`.
-fn catalog() -> Value {
+pub(crate) fn catalog() -> Value {
     json!({"version": "decisions/1.0",
         "questions": {"ok": {"type": "noul", "instructions": "Is the item fine?"}},
         "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}})
 }
 
 /// A project with `catalog.json`, the shipped triage catalog and, with an endpoint, jev there.
-fn project(endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn project(endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tmp");
     let root = dir.path().to_path_buf();
     std::fs::create_dir_all(root.join(".git")).expect("git");
@@ -38,16 +38,16 @@ fn project(endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
-fn decisions(cwd: &Path) -> Command {
+pub(crate) fn decisions(cwd: &Path) -> Command {
     common::keyed(cwd, KEY)
 }
 
-fn run(cmd: &mut Command) -> Run {
+pub(crate) fn run(cmd: &mut Command) -> Run {
     common::run_checked(cmd, Some(KEY))
 }
 
 /// The same command as a child process, to signal or kill.
-fn spawn(cwd: &Path, args: &[&str]) -> Child {
+pub(crate) fn spawn(cwd: &Path, args: &[&str]) -> Child {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("decisions"))
         .current_dir(cwd)
         .env_remove("LEOPOLD_DECISIONS_PROVIDER")
@@ -61,7 +61,7 @@ fn spawn(cwd: &Path, args: &[&str]) -> Child {
 }
 
 /// A batch over `items.jsonl` into `out.jsonl`, four in flight.
-const RUN_TO_FILE: [&str; 11] = [
+pub(crate) const RUN_TO_FILE: [&str; 11] = [
     "batch",
     "--catalog",
     "ok",
@@ -76,7 +76,7 @@ const RUN_TO_FILE: [&str; 11] = [
 ];
 
 /// `n` input lines `{"id": i, "n": i}`.
-fn items(root: &Path, n: usize) -> PathBuf {
+pub(crate) fn items(root: &Path, n: usize) -> PathBuf {
     let path = root.join("items.jsonl");
     let text: String = (1..=n).map(|i| format!("{}\n", json!({"id": i, "n": i}))).collect();
     std::fs::write(&path, text).expect("write");
@@ -84,7 +84,7 @@ fn items(root: &Path, n: usize) -> PathBuf {
 }
 
 /// A provider that answers `ok` yes after `delay(n)`, n being the state's `n`.
-fn provider(delay: impl Fn(u64) -> Duration + Send + Sync + 'static) -> Stub {
+pub(crate) fn provider(delay: impl Fn(u64) -> Duration + Send + Sync + 'static) -> Stub {
     Stub::keep_alive(vec![Reply::computed(move |req| {
         let n = req.json()["state"]["n"].as_u64().unwrap_or(0);
         Reply::json(&json!({"model": "stub-1.0.0", "answers": {"ok": {"type": "noul", "noul": 0.97}}}))
@@ -93,18 +93,18 @@ fn provider(delay: impl Fn(u64) -> Duration + Send + Sync + 'static) -> Stub {
 }
 
 /// Every output line, parsed: a torn line fails the test.
-fn lines(path: &Path) -> Vec<Value> {
+pub(crate) fn lines(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).expect("output");
     assert!(text.is_empty() || text.ends_with('\n'), "the output ends in a whole line");
     text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("torn line {l:?}: {e}"))).collect()
 }
 
-fn ids(lines: &[Value]) -> Vec<u64> {
+pub(crate) fn ids(lines: &[Value]) -> Vec<u64> {
     lines.iter().map(|l| l["id"].as_u64().expect("numeric id")).collect()
 }
 
 /// Wait until the output holds at least `n` lines.
-fn wait_for_lines(path: &Path, n: usize) {
+pub(crate) fn wait_for_lines(path: &Path, n: usize) {
     let until = Instant::now() + Duration::from_secs(30);
     while std::fs::read_to_string(path).map_or(0, |t| t.lines().count()) < n {
         assert!(Instant::now() < until, "the run never wrote {n} lines");
@@ -185,17 +185,17 @@ fn a_bad_input_line_is_a_typed_failure_naming_it_and_the_batch_goes_on() {
         .arg("--output")
         .arg(&out));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let by_id: BTreeMap<String, Value> = lines(&out).into_iter().map(|l| (l["id"].to_string(), l)).collect();
+    // A line with no id of its own has none in the output: its "record" names it.
+    let by_id: BTreeMap<String, Value> = lines(&out)
+        .into_iter()
+        .map(|l| (l.get("id").map_or_else(|| format!("record {}", l["record"]), Value::to_string), l))
+        .collect();
     let keys: Vec<&str> = by_id.keys().map(String::as_str).collect();
-    assert_eq!(
-        keys,
-        ["\"line 1\"", "\"line 3\"", "\"line 4\"", "1", "6"],
-        "a line that is not an object is \"line N\""
-    );
+    assert_eq!(keys, ["1", "6", "record 1", "record 3", "record 4"], "a line that is not an object has no id");
     for (n, starts) in
         [(1, "input line 1: not JSON"), (3, "input line 3: not a JSON object"), (4, "input line 4: not UTF-8")]
     {
-        let line = &by_id[&format!("\"line {n}\"")];
+        let line = &by_id[&format!("record {n}")];
         let failure = &line["answers"]["ok"];
         assert_eq!((failure["ok"].clone(), failure["reason"].clone()), (json!(false), json!("validation")));
         assert!(failure["detail"].as_str().is_some_and(|d| d.starts_with(starts)), "{failure}");
@@ -254,7 +254,7 @@ fn ctrl_c_stops_dispatching_finishes_in_flight_prints_the_summary_and_exits_130(
     std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr).expect("read");
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(took < Duration::from_secs(5), "stopped within the in-flight budget, took {took:?}");
-    assert!(stderr.contains("interrupted: --resume continues it"), "{stderr}");
+    assert!(stderr.contains("interrupted: ") && stderr.contains("; --resume continues it"), "{stderr}");
     let written = ids(&lines(&out));
     assert!(written.len() < 100, "stopped early");
     // Every request the server answered is a line: in-flight requests finished and were written.
@@ -367,9 +367,14 @@ fn batch_record_writes_one_row_a_question_and_returns_the_ids() {
     ]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let ledger = std::fs::read_to_string(root.join(".leopold/decisions/ledger.jsonl")).expect("ledger");
+    assert_eq!(r.stdout.lines().count(), 3);
     for line in r.stdout.lines() {
-        let id = serde_json::from_str::<Value>(line).expect("json")["recorded"]["ok"].as_str().expect("id").to_string();
-        assert!(ledger.contains(&id) && ledger.contains("\"consumer\":\"nightly\""));
+        // The same shape as route's and review's: one {question, id} a row.
+        let recorded = serde_json::from_str::<Value>(line).expect("json")["recorded"].clone();
+        assert_eq!(recorded.as_array().map(Vec::len), Some(1), "{recorded}");
+        assert_eq!(recorded[0]["question"], "ok");
+        let id = recorded[0]["id"].as_str().expect("id");
+        assert!(ledger.contains(&format!("\"id\":\"{id}\"")) && ledger.contains("\"consumer\":\"nightly\""));
     }
 }
 
@@ -378,7 +383,7 @@ fn batch_record_writes_one_row_a_question_and_returns_the_ids() {
 /// A System One provider for triage that answers what each issue's body asks for: the body is
 /// `{"kind": [choice, confidence], "severity": [score, confidence], "needs_repro": p}`, a
 /// question it leaves out gets no answer.
-fn triage_provider() -> Stub {
+pub(crate) fn triage_provider() -> Stub {
     Stub::keep_alive(vec![Reply::computed(|req| {
         let body = req.json()["state"]["item"]["body"].as_str().unwrap_or_default().to_string();
         let script: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
@@ -417,7 +422,7 @@ fn triage_provider() -> Stub {
     })])
 }
 
-fn issue(id: u64, title: &str, script: Value) -> Value {
+pub(crate) fn issue(id: u64, title: &str, script: Value) -> Value {
     json!({"id": id, "title": title, "body": script.to_string()})
 }
 
@@ -436,8 +441,18 @@ fn queue() -> Vec<Value> {
     ]
 }
 
-fn jsonl(values: &[Value]) -> String {
+pub(crate) fn jsonl(values: &[Value]) -> String {
     values.iter().map(|v| format!("{v}\n")).collect()
+}
+
+/// A `recorded` list (`[{question, id}]`) by question, in its order.
+fn by_question(recorded: &Value) -> serde_json::Map<String, Value> {
+    recorded
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| (r["question"].as_str().unwrap_or("").into(), r["id"].clone()))
+        .collect()
 }
 
 fn entry(list: &Value, id: u64) -> &Value {
@@ -496,7 +511,7 @@ fn triage_places_every_issue_by_the_bucket_rules_of_the_shipped_catalog() {
         entry(bugs, 1)["answers"]["kind"]["probabilities"]["bug"].as_f64().map(|p| (p * 100.0).round()),
         Some(96.0)
     );
-    let ids = entry(bugs, 1)["recorded"].as_object().cloned().unwrap_or_default();
+    let ids = by_question(&entry(bugs, 1)["recorded"]);
     assert_eq!(ids.keys().cloned().collect::<Vec<_>>(), ["kind", "severity", "needs_repro"]);
     let ledger = std::fs::read_to_string(root.join(".leopold/decisions/ledger.jsonl")).expect("ledger");
     assert_eq!(ledger.lines().count(), 9 * 3 - 1, "one row an answered question");

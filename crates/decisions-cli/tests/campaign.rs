@@ -753,8 +753,8 @@ fn files(rng: &mut Rng, n: usize, t: &mut Tally) {
         let printed: Vec<String> = if label.starts_with("ask") {
             let v: Value = serde_json::from_str(r.stdout.trim()).unwrap_or(Value::Null);
             v["recorded"]
-                .as_object()
-                .map(|m| m.values().filter_map(|x| x.as_str().map(String::from)).collect())
+                .as_array()
+                .map(|l| l.iter().filter_map(|r| r["id"].as_str().map(String::from)).collect())
                 .unwrap_or_default()
         } else {
             r.stdout.lines().map(String::from).filter(|l| !l.is_empty()).collect()
@@ -1044,6 +1044,233 @@ fn consumers(rng: &mut Rng, n: usize, t: &mut Tally, big: bool) {
     t.part("consumers", n);
 }
 
+// ---- the run engine -----------------------------------------------------------------------
+
+/// A batch of `ok` over `items.jsonl` into `out.jsonl` (through whatever is at that path).
+const RUN: [&str; 11] = [
+    "batch",
+    "--catalog",
+    "ok",
+    "--questions",
+    "ok",
+    "--input",
+    "items.jsonl",
+    "--output",
+    "out.jsonl",
+    "--concurrency",
+    "4",
+];
+
+/// The records of an output file, each parsed: a torn line, a record written twice or one
+/// missing of `records` is a lost row.
+fn check_run_output(t: &mut Tally, label: &str, path: &Path, records: usize) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    if !text.is_empty() && !text.ends_with('\n') {
+        t.found("lost", format!("{label}: the output ends in a torn line"));
+    }
+    let mut seen = vec![0usize; records + 1];
+    for line in text.lines() {
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) => match v["record"].as_u64().map(|n| n as usize) {
+                Some(n) if n >= 1 && n <= records => seen[n] += 1,
+                _ => t.found(
+                    "lost",
+                    format!("{label}: a line with no record of the input: {}", decisions::clip(line, 120)),
+                ),
+            },
+            Err(_) => t.found("lost", format!("{label}: a torn line: {}", decisions::clip(line, 120))),
+        }
+    }
+    let twice = seen.iter().skip(1).filter(|&&c| c > 1).count();
+    let missing = seen.iter().skip(1).filter(|&&c| c == 0).count();
+    if twice + missing > 0 {
+        t.found("lost", format!("{label}: {twice} records written twice, {missing} missing"));
+    }
+}
+
+/// A child batch, to run beside another or to kill.
+fn start(cwd: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(bin())
+        .current_dir(cwd)
+        .args(args)
+        .env_remove("LEOPOLD_DECISIONS_PROVIDER")
+        .env("TYPESAFE_API_KEY", KEY)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawns")
+}
+
+/// Run a batch to its end (or kill it as a hang); its exit code.
+fn finish(t: &mut Tally, label: &str, mut child: std::process::Child) -> Option<i32> {
+    let code = wait_for(&mut child, Duration::from_secs(30));
+    let stderr = child.wait_with_output().map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).unwrap_or_default();
+    t.scan(label, &stderr);
+    if code.is_none() {
+        t.found("hang", format!("{label}: still running after 30 s"));
+    } else if stderr.contains("panicked") || code == Some(134) || code == Some(101) {
+        t.found("panic", format!("{label}: exit {code:?}: {}", decisions::clip(&stderr, 300)));
+    }
+    code
+}
+
+/// An id for the collisions family: repeats, bignums past a float's digits, strings that
+/// look like numbers, nulls and none.
+fn hostile_id(rng: &mut Rng, k: usize) -> Option<String> {
+    match rng.below(7) {
+        0 => None,
+        1 => Some("null".into()),
+        2 => Some(format!("{}", 18_446_744_073_709_551_615u128 + rng.below(4) as u128)),
+        3 => Some(format!("\"{}\"", rng.below(5))),
+        4 => Some(format!("{}", rng.below(5))),
+        5 => Some(format!("{}.0", rng.below(3))),
+        _ => Some(format!("{k}")),
+    }
+}
+
+/// The families the run engine met in the campaign: one output shared by two runs, ids that
+/// collide, a torn tail, a symlinked output, endless lines, deep nesting.
+fn runs(rng: &mut Rng, n: usize, t: &mut Tally) {
+    let stub = Stub::keep_alive(vec![
+        Reply::json(&json!({"model": "jev-1.13.0",
+        "answers": {"ok": {"type": "noul", "noul": 0.97}}}))
+        .delayed(Duration::from_millis(3)),
+    ]);
+    let catalog = json!({"version": "decisions/1.0", "questions": {"ok": {"type": "noul", "instructions": "Fine?"}},
+        "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}});
+    for i in 0..n {
+        let (dir, leo) = project(&stub.url("/v1/systemone"));
+        std::fs::write(leo.join("decisions/ok.json"), catalog.to_string()).expect("write");
+        let root = dir.path();
+        let records = 20 + rng.below(120);
+        let plain: String = (1..=records).map(|k| format!("{}\n", json!({"id": k, "n": k}))).collect();
+        let out = root.join("out.jsonl");
+        match i % 6 {
+            0 => {
+                // Shared output: two fresh runs at once, then a resume beside a resume.
+                std::fs::write(root.join("items.jsonl"), &plain).expect("write");
+                let (a, b) = (start(root, &RUN), start(root, &RUN));
+                let codes = (finish(t, "two fresh runs (first)", a), finish(t, "two fresh runs (second)", b));
+                if !matches!(codes, (Some(0), Some(64)) | (Some(64), Some(0))) {
+                    t.found("lost", format!("two fresh runs on one output: exits {codes:?}, one must be refused"));
+                }
+                let _ = std::fs::remove_file(&out);
+                let first = start(root, &RUN);
+                std::thread::sleep(Duration::from_millis(rng.below(60) as u64));
+                let mut resume = RUN.to_vec();
+                resume.push("--resume");
+                let second = start(root, &resume);
+                let codes = (finish(t, "a run (resumed beside)", first), finish(t, "a resume beside it", second));
+                if !matches!(codes, (Some(0), Some(0) | Some(1))) {
+                    t.found("lost", format!("a resume beside a run: exits {codes:?}"));
+                }
+                check_run_output(t, "a resume beside a run", &out, records);
+            }
+            1 => {
+                // Id collisions: every record one line, a repeat said, ids as written.
+                let mut text = String::new();
+                for k in 1..=records {
+                    match hostile_id(rng, k) {
+                        Some(id) => text.push_str(&format!("{{\"id\": {id}, \"n\": {k}}}\n")),
+                        None => text.push_str(&format!("{{\"n\": {k}}}\n")),
+                    }
+                }
+                std::fs::write(root.join("items.jsonl"), &text).expect("write");
+                finish(t, "colliding ids", start(root, &RUN));
+                check_run_output(t, "colliding ids", &out, records);
+                let written = std::fs::read_to_string(&out).unwrap_or_default();
+                for line in text.lines() {
+                    if let Some(big) = line.strip_prefix("{\"id\": 1844674407370955") {
+                        let id = format!("\"id\":1844674407370955{}", big.split(',').next().unwrap_or_default());
+                        if !written.contains(&id) {
+                            t.found("lost", format!("colliding ids: {id} not written as it was read"));
+                        }
+                    }
+                }
+            }
+            2 => {
+                // A torn tail: the output cut anywhere, then resumed.
+                std::fs::write(root.join("items.jsonl"), &plain).expect("write");
+                finish(t, "torn tail (first)", start(root, &RUN));
+                let whole = std::fs::read(&out).unwrap_or_default();
+                let cut = rng.below(whole.len().max(1));
+                let _ = std::fs::write(&out, &whole[..cut]);
+                let mut resume = RUN.to_vec();
+                resume.push("--resume");
+                finish(t, "torn tail (resumed)", start(root, &resume));
+                check_run_output(t, &format!("torn tail at byte {cut} of {}", whole.len()), &out, records);
+            }
+            3 => {
+                // A symlinked output (through one or two links), the run killed, then resumed.
+                std::fs::write(root.join("items.jsonl"), &plain).expect("write");
+                std::fs::create_dir(root.join("data")).expect("mkdir");
+                std::fs::write(root.join("data/real.jsonl"), "").expect("write");
+                let hops = 1 + rng.below(2);
+                if hops == 2 {
+                    std::os::unix::fs::symlink("data/real.jsonl", root.join("middle.jsonl")).expect("link");
+                    std::os::unix::fs::symlink("middle.jsonl", &out).expect("link");
+                } else {
+                    std::os::unix::fs::symlink("data/real.jsonl", &out).expect("link");
+                }
+                let mut resume = RUN.to_vec();
+                resume.push("--resume");
+                let mut child = start(root, &resume);
+                std::thread::sleep(Duration::from_millis(20 + rng.below(80) as u64));
+                let _ = child.kill();
+                let _ = child.wait();
+                finish(t, "symlinked output (resumed)", start(root, &resume));
+                let still = std::fs::symlink_metadata(&out).is_ok_and(|m| m.file_type().is_symlink());
+                if !still {
+                    t.found("lost", format!("symlinked output ({hops} links): the link was replaced"));
+                }
+                check_run_output(
+                    t,
+                    &format!("symlinked output ({hops} links)"),
+                    &root.join("data/real.jsonl"),
+                    records,
+                );
+            }
+            4 => {
+                // Endless lines: past the bound, with and without their newline, among good ones.
+                let mut text = String::new();
+                for k in 1..=records {
+                    if rng.chance(0.15) {
+                        text.push_str(&"x".repeat(4096 + rng.below(20_000)));
+                        if k < records || rng.chance(0.5) {
+                            text.push('\n');
+                        }
+                    } else {
+                        text.push_str(&format!("{}\n", json!({"id": k, "n": k})));
+                    }
+                }
+                std::fs::write(root.join("items.jsonl"), &text).expect("write");
+                let mut args = RUN.to_vec();
+                args.extend(["--record-max", "4096"]);
+                finish(t, "endless lines", start(root, &args));
+                check_run_output(t, "endless lines", &out, records);
+            }
+            _ => {
+                // Nesting: an array whose elements nest to any depth.
+                let elements: Vec<String> = (1..=records)
+                    .map(|k| {
+                        if rng.chance(0.2) {
+                            let depth = 100 + rng.below(60_000);
+                            format!("{{\"id\": {k}, \"x\": {}{}}}", "[".repeat(depth), "]".repeat(depth))
+                        } else {
+                            json!({"id": k, "n": k}).to_string()
+                        }
+                    })
+                    .collect();
+                std::fs::write(root.join("items.jsonl"), format!("[{}]", elements.join(",\n"))).expect("write");
+                finish(t, "nested elements", start(root, &RUN));
+                check_run_output(t, "nested elements", &out, records);
+            }
+        }
+    }
+    t.part("run engine", n);
+}
+
 #[test]
 fn the_campaign_finds_no_panic_hang_leak_or_lost_row() {
     let cases: usize = std::env::var("CAMPAIGN_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
@@ -1064,6 +1291,7 @@ fn the_campaign_finds_no_panic_hang_leak_or_lost_row() {
     writers(4, (cases / 60).max(2), &mut t);
     faults(&mut rng, if cases >= 10_000 { usize::MAX } else { 3 }, &mut t);
     consumers(&mut rng, (cases * 5 / 100).max(3), &mut t, cases >= 10_000);
+    runs(&mut rng, (cases * 4 / 100).max(6), &mut t);
     let parts: Vec<String> = t.by_part.iter().map(|(n, c)| format!("{n} {c}")).collect();
     println!(
         "campaign: seed {seed}, {} cases ({}) in {:.1}s: {} panics, {} hangs, {} leaks, {} lost rows, {} injected, {} silent",

@@ -47,7 +47,8 @@ fn validate_reports_every_problem_of_an_uncalibrated_provider_at_once_naming_the
         assert!(r.stdout.contains("docs/providers.md, \"Starting an uncalibrated provider\""), "{}", r.stdout);
         assert!(r.stderr.contains("2 problems"), "{}", r.stderr);
     }
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/providers.md")).unwrap_or_default();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/providers.md")).unwrap_or_default();
     assert!(doc.contains("## Starting an uncalibrated provider"), "the section the message names exists");
 }
 
@@ -411,6 +412,7 @@ fn a_named_file_that_cannot_be_had_exits_64_for_every_command_and_one_found_wron
     for args in [&["validate", "broken.json"][..], &["card", "validate", "broken.json"]] {
         assert_eq!(s.run(args, &[]).code, 1, "{args:?}: read, and found wrong");
     }
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/exit-codes.md")).unwrap_or_default();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/exit-codes.md")).unwrap_or_default();
     assert!(readme.contains("| 64 |") && readme.contains("cannot be had"), "the table says the same rule");
 }

@@ -79,7 +79,7 @@ fn a_held_ledger_lock_cannot_hold_ask_record_past_its_deadline() {
     assert_eq!(r.code, 0);
     let out = r.json();
     assert_eq!(out["usable"], true, "the decision is still printed");
-    assert_eq!(out["recorded"], json!({}), "no id for a row that was not written");
+    assert_eq!(out["recorded"], json!([]), "no id for a row that was not written");
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     assert!(r.stderr.contains("not recorded") && r.stderr.contains("ledger.jsonl"), "{}", r.stderr);
     drop(lock);
@@ -168,7 +168,7 @@ fn a_fifo_ledger_is_refused_naming_it_and_no_id_is_printed() {
         assert!(r.took < Duration::from_secs(5), "{args:?} took {:?}", r.took);
     }
     let r = run(decisions(dir.path()).args(ASK).args(["--record", "routing"]));
-    assert_eq!(r.json()["recorded"], json!({}));
+    assert_eq!(r.json()["recorded"], json!([]));
     assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
     assert!(std::fs::metadata(&ledger).map(|m| !m.is_file()).unwrap_or(false), "the FIFO is left where it was");
 }

@@ -349,11 +349,12 @@ fn ask_record_appends_a_row_per_answer_and_prints_the_ids() {
     ]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out: Value = serde_json::from_str(&r.stdout).expect("json");
-    let ids = out["recorded"].as_object().cloned().unwrap_or_default();
-    assert_eq!(ids.keys().collect::<Vec<_>>(), ["risky"], "only answered questions are recorded");
+    let recorded = out["recorded"].as_array().cloned().unwrap_or_default();
+    assert_eq!(recorded.len(), 1, "only answered questions are recorded: {recorded:?}");
+    assert_eq!(recorded[0]["question"], "risky");
     let rows = ledger_lines(dir.path());
     assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0]["id"], ids["risky"]);
+    assert_eq!(rows[0]["id"], recorded[0]["id"]);
     assert_eq!(
         (rows[0]["consumer"].clone(), rows[0]["model"].clone(), rows[0]["band"].clone()),
         (json!("routing"), json!("jev-1.13.0-x"), json!("act"))

@@ -168,7 +168,6 @@ pub struct Prepared {
     key: SecretKey,
     budget_ms: u64,
     agent: ureq::Agent,
-    pace: Option<std::sync::Arc<dyn Pace>>,
 }
 
 impl std::fmt::Debug for Prepared {
@@ -210,29 +209,36 @@ impl Prepared {
         &self.descriptor.model
     }
 
-    /// Ask with a shared pace: every request waits its turn, and a congested answer pauses
-    /// every caller of this prepared seam.
-    pub fn with_pace(mut self, pace: std::sync::Arc<dyn Pace>) -> Prepared {
-        self.pace = Some(pace);
-        self
-    }
-
     /// Ask the prepared questions about `state`; the budget starts now.
     pub fn ask<T>(&self, state: &Value, fallback: T) -> Decision<T> {
         self.ask_from(Instant::now(), state, fallback)
     }
 
+    /// Ask under a pace shared with other callers (the run engine's): every request waits its
+    /// turn, and a congested answer pauses every caller, not only this one.
+    pub fn ask_paced<T>(&self, state: &Value, pace: &dyn Pace, fallback: T) -> Decision<T> {
+        let ids: Vec<&str> = self.questions.iter().map(String::as_str).collect();
+        self.call(Instant::now(), &ids, state, Some(pace), fallback)
+    }
+
     /// Ask only some of the prepared questions (each must be one of them).
     pub fn ask_only<T>(&self, questions: &[&str], state: &Value, fallback: T) -> Decision<T> {
-        self.call(Instant::now(), questions, state, fallback)
+        self.call(Instant::now(), questions, state, None, fallback)
     }
 
     fn ask_from<T>(&self, started: Instant, state: &Value, fallback: T) -> Decision<T> {
         let ids: Vec<&str> = self.questions.iter().map(String::as_str).collect();
-        self.call(started, &ids, state, fallback)
+        self.call(started, &ids, state, None, fallback)
     }
 
-    fn call<T>(&self, started: Instant, ids: &[&str], state: &Value, fallback: T) -> Decision<T> {
+    fn call<T>(
+        &self,
+        started: Instant,
+        ids: &[&str],
+        state: &Value,
+        pace: Option<&dyn Pace>,
+        fallback: T,
+    ) -> Decision<T> {
         let name = &self.provider;
         let source = self.source;
         let asked: Vec<&Question> = ids.iter().filter_map(|q| self.catalog.question(q)).collect();
@@ -243,7 +249,7 @@ impl Prepared {
             deadline: after(started, self.budget_ms),
             budget_ms: self.budget_ms,
             agent: &self.agent,
-            pace: self.pace.as_deref(),
+            pace,
         };
         let mut events = vec![Event::DecisionAsked {
             provider: name.clone(),
@@ -479,7 +485,6 @@ fn prepare_from(request: &Request<'_>, started: Instant) -> Result<Prepared, Dec
         key: SecretKey::new(key),
         budget_ms,
         agent: crate::transport::agent(),
-        pace: None,
     })
 }
 

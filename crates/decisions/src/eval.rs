@@ -13,33 +13,146 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
+use std::sync::Arc;
+
 use crate::answer::{Answer, AnswerValue, Failure, certainty_of};
+use crate::ask::Prepared;
 use crate::band::Band;
 use crate::contract::{Question, QuestionKind};
 use crate::escape::terminal;
 use crate::ledger::{
     CalibrationReport, DecisionRow, OutcomeRow, Proposal, Row, calibration_report, propose_thresholds,
 };
+use crate::run::input::{Records, Shape, StateOf};
+use crate::run::summary::Summary;
+use crate::run::{Finished, RunError};
 
 /// The consumer name eval's rows carry in the calibration ledger.
 pub const CONSUMER: &str = "eval";
 
 /// A label as the question's outcomes name it: an option, a level (`"2"`), or `"true"` /
 /// `"false"`. Numbers, booleans and their string forms are all accepted where they fit.
-pub fn label_of(kind: &QuestionKind, label: &Value) -> Result<String, String> {
+pub fn label_of(kind: &QuestionKind, label: &Value) -> Result<String, LabelError> {
     let outcomes = kind.outcomes();
     let text = match (kind, label) {
         (_, Value::String(s)) => s.trim().to_string(),
         (QuestionKind::Score { .. }, Value::Number(n)) => n.to_string(),
         (QuestionKind::Noul { .. }, Value::Bool(b)) => b.to_string(),
-        (_, Value::Null) => return Err("no \"label\"".into()),
+        (_, Value::Null) => return Err(LabelError::Missing),
         (_, other) => other.to_string(),
     };
     if outcomes.contains(&text) {
         Ok(text)
     } else {
-        Err(format!("label {label} is not one of {}", outcomes.join(", ")))
+        Err(LabelError::NotAnOutcome { label: label.to_string(), outcomes: outcomes.join(", ") })
     }
+}
+
+/// Why a labelled line has no label the question can take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LabelError {
+    /// No `label` field.
+    #[error("no \"label\"")]
+    Missing,
+    /// A label that is none of the question's outcomes.
+    #[error("label {label} is not one of {outcomes}")]
+    NotAnOutcome {
+        /// The label as given.
+        label: String,
+        /// The outcomes it could be.
+        outcomes: String,
+    },
+}
+
+/// Why a labelled line gives nothing to evaluate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoSample {
+    /// Its label.
+    #[error(transparent)]
+    Label(#[from] LabelError),
+    /// No state.
+    #[error("no \"state\" to ask about")]
+    NoState,
+}
+
+/// The shape of an evaluation's input: `{"state": ..., "label": ...}` a line, the label checked
+/// against the question before anything is asked.
+pub fn shape(question: &Question) -> Shape {
+    let kind = question.kind.clone();
+    let derive = move |obj: &serde_json::Map<String, Value>| -> Result<Value, crate::run::input::NoState> {
+        label_of(&kind, obj.get("label").unwrap_or(&Value::Null)).map_err(NoSample::from)?;
+        match obj.get("state") {
+            Some(s) if !s.is_null() => Ok(s.clone()),
+            _ => Err(NoSample::NoState.into()),
+        }
+    };
+    Shape { id_fields: vec!["id".into()], state: StateOf::Derived(Arc::new(derive)), ..Shape::default() }
+}
+
+/// What an evaluation run gathered.
+#[derive(Debug)]
+pub struct Evaluated {
+    /// The run's figures.
+    pub summary: Summary,
+    /// The evaluation.
+    pub evaluation: Evaluation,
+    /// Each answered item's decision row and its outcome, for `--record`.
+    pub rows: Vec<Row>,
+    /// The median and 90th percentile of an item's ask, in milliseconds.
+    pub latency_ms: (Option<f64>, Option<f64>),
+}
+
+/// Evaluate a question on labelled states: every record asked on the run engine, each answer
+/// scored against its label.
+pub fn run(
+    prepared: &Prepared,
+    question: &Question,
+    records: Records,
+    opts: crate::run::Options<'_>,
+    progress: impl FnMut(&Summary),
+) -> Result<Evaluated, RunError> {
+    let (mut scored, mut answers, mut failures, mut invalid, mut took_ms) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let summary = crate::run::run(
+        Ok(prepared),
+        records,
+        opts,
+        |finished| {
+            let Finished::Outcome(o) = finished else { return Ok(()) };
+            if let Err(why) = &o.item.state {
+                invalid.push(why.to_string());
+                return Ok(());
+            }
+            took_ms.push(o.took.as_secs_f64() * 1000.0);
+            let band = o.decision.band(&question.id).unwrap_or(Band::Floor);
+            match o.decision.answer(&question.id) {
+                Some(Ok(a)) => {
+                    if let Ok(label) = label_of(&question.kind, o.item.input.get("label").unwrap_or(&Value::Null)) {
+                        scored.push(score(question, a, &label, band));
+                        answers.push(a.clone());
+                    }
+                }
+                Some(Err(f)) => failures.push(f.clone()),
+                None => {}
+            }
+            Ok(())
+        },
+        progress,
+    )?;
+    let refs: Vec<&Answer> = answers.iter().collect();
+    let evaluation = Evaluation::new(question, &scored, &refs, &failures, invalid);
+    let rows = scored.iter().flat_map(|s| s.rows.iter().cloned()).collect();
+    Ok(Evaluated { summary, evaluation, rows, latency_ms: percentiles(took_ms) })
+}
+
+/// The median and 90th percentile.
+fn percentiles(mut xs: Vec<f64>) -> (Option<f64>, Option<f64>) {
+    if xs.is_empty() {
+        return (None, None);
+    }
+    xs.sort_by(f64::total_cmp);
+    let at = |q: f64| xs[((xs.len() as f64 * q).ceil() as usize).clamp(1, xs.len()) - 1];
+    (Some(at(0.5)), Some(at(0.9)))
 }
 
 /// One labelled item's answer, scored.
@@ -299,7 +412,7 @@ mod tests {
         let choice =
             QuestionKind::Choice { options: vec![("bug".into(), Value::Null), ("feature".into(), Value::Null)] };
         assert_eq!(label_of(&choice, &json!("bug")), Ok("bug".into()));
-        assert!(label_of(&choice, &json!("spam")).is_err_and(|e| e.contains("not one of bug, feature")));
+        assert!(label_of(&choice, &json!("spam")).is_err_and(|e| e.to_string().contains("not one of bug, feature")));
         let score = QuestionKind::Score { levels: vec![json!("a"), json!("b"), json!("c")] };
         assert_eq!(label_of(&score, &json!(2)), Ok("2".into()));
         assert_eq!(label_of(&score, &json!("1")), Ok("1".into()));
@@ -307,7 +420,7 @@ mod tests {
         let noul = QuestionKind::Noul { criteria: None };
         assert_eq!(label_of(&noul, &json!(true)), Ok("true".into()));
         assert_eq!(label_of(&noul, &json!("false")), Ok("false".into()));
-        assert_eq!(label_of(&noul, &Value::Null), Err("no \"label\"".into()));
+        assert_eq!(label_of(&noul, &Value::Null), Err(LabelError::Missing));
     }
 
     #[test]

@@ -240,6 +240,12 @@ fn lock_by(file: &File, deadline: Instant, gate: &Gate) -> io::Result<()> {
 /// is refused; a failed write leaves the file as it was and nothing beside it. The parent
 /// directory is created when missing.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(contents))
+}
+
+/// [`write_atomic`] with the contents streamed by `write` (buffered), for a file too large to
+/// hold: the same guarantees, and a failed `write` leaves the file as it was.
+pub fn write_atomic_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let target = resolve_links(path)?;
     let existing = match std::fs::metadata(&target) {
         Ok(m) if !m.is_file() => return Err(not_regular()),
@@ -253,8 +259,10 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = target.with_file_name(format!(".{name}.decisions-{}.tmp", std::process::id()));
     let written = (|| {
-        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        f.write_all(contents)?;
+        let f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let mut buffered = io::BufWriter::with_capacity(1 << 16, f);
+        write(&mut buffered)?;
+        let f = buffered.into_inner().map_err(io::IntoInnerError::into_error)?;
         if let Some(p) = existing {
             f.set_permissions(p)?;
         }
@@ -268,7 +276,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 }
 
 /// The path a chain of symlinks leads to (the path itself when it is none, or names nothing yet).
-fn resolve_links(path: &Path) -> io::Result<std::path::PathBuf> {
+pub fn resolve_links(path: &Path) -> io::Result<std::path::PathBuf> {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&p) {

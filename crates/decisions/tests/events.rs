@@ -87,7 +87,8 @@ fn fields(e: &Event) -> Vec<String> {
 
 #[test]
 fn the_documented_event_table_is_the_event_enum() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/hook.md")).unwrap_or_default();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/hook.md")).unwrap_or_default();
     let table: BTreeMap<String, String> = readme
         .lines()
         .filter(|l| l.starts_with("| `decision_"))

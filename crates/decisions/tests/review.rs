@@ -375,7 +375,7 @@ fn every_answer_is_a_review_row_whose_id_comes_back() {
     assert!(rows.iter().all(|r| r[0] == "review"));
     assert_eq!(rows.iter().filter(|r| r[1] == "same_defect" && r[2] == true).count(), 2);
     assert_eq!(
-        r.recorded.iter().map(|x| x.id.clone()).collect::<Vec<_>>(),
+        r.recorded.iter().map(|x| x.id.0.clone()).collect::<Vec<_>>(),
         rows.iter().map(|r| r[3].as_str().unwrap_or("").to_string()).collect::<Vec<_>>()
     );
 }

@@ -217,10 +217,10 @@ fn a_usable_answer_leaves_a_decision_row_per_question_and_returns_the_ids() {
     );
     // The ids come back, so whoever learns the outcome can record it.
     let id = out.recorded.iter().find(|r| r.question == "effort").map(|r| r.id.clone()).expect("effort id");
-    assert_eq!(id, effort.id);
+    assert_eq!(id.0, effort.id);
     let (proposals, _) = decisions::ledger::propose_file(&ledger_path(&r.leo)).expect("propose");
     assert!(proposals.iter().all(|p| p.act.is_none()), "no bar from three rows");
-    record_outcome(&ledger_path(&r.leo), &id, Some(false), Some("review blocked".into())).expect("outcome");
+    record_outcome(&ledger_path(&r.leo), &id.0, Some(false), Some("review blocked".into())).expect("outcome");
     let after = rows(&r);
     assert_eq!(after.iter().filter(|r| matches!(r, Row::Outcome(_))).count(), 1);
     assert_eq!(after.iter().filter(|r| matches!(r, Row::Decision(_))).count(), 3);

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use decisions::{ProviderChoice, Request};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{CliError, JsonFileError, exit};
+use crate::exit;
+use crate::exit::CliError;
+use crate::input::JsonFileError;
 
 /// Ask a catalog's questions about a state; print {provider, source, usable, answers, bands, events}
 #[derive(Debug, clap::Args)]
@@ -30,7 +32,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     leo_dir: Option<PathBuf>,
     /// The whole ask's budget in milliseconds [default: the provider's timeout_ms]
-    #[arg(long, value_name = "N", value_parser = super::positive_ms)]
+    #[arg(long, value_name = "N", value_parser = crate::seam::positive_ms)]
     timeout_ms: Option<u64>,
     /// Use this provider, outranking config.json and LEOPOLD_DECISIONS_PROVIDER
     #[arg(long, value_name = "NAME")]
@@ -46,7 +48,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let started = Instant::now();
-    let read_by = super::after(started, args.timeout_ms.unwrap_or(decisions::READ_BUDGET_MS));
+    let read_by = crate::seam::after(started, args.timeout_ms.unwrap_or(decisions::READ_BUDGET_MS));
     let questions: Vec<String> =
         args.questions.iter().map(|q| q.trim().to_string()).filter(|q| !q.is_empty()).collect();
     if questions.is_empty() {
@@ -58,11 +60,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         None => Schema::Contract,
     };
     let check = |doc: &Value| -> Vec<String> { schema.problems(doc) };
-    let leo_dir = super::leo_dir(args.leo_dir);
-    let config = super::project_config_by(leo_dir.as_deref(), read_by);
-    super::explicit_provider(args.provider.as_deref(), &config)?;
+    let leo_dir = crate::seam::leo_dir(args.leo_dir);
+    let config = crate::seam::project_config_by(leo_dir.as_deref(), read_by);
+    crate::seam::explicit_provider(args.provider.as_deref(), &config)?;
     let request = Request {
-        catalog: Some(super::catalog_arg(&args.catalog)),
+        catalog: Some(crate::input::catalog_arg(&args.catalog)),
         questions,
         state,
         leo_dir: leo_dir.clone(),
@@ -74,35 +76,31 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     };
     let decision = decisions::ask(&request, ());
     match &args.record {
-        None => super::print_json(&decision, false)?,
+        None => crate::output::print_json(&decision, false)?,
         Some(consumer) => {
             let mut out = serde_json::to_value(&decision)?;
-            out["recorded"] = Value::Object(record(&decision, consumer, leo_dir.as_deref()));
-            super::print_json(&out, false)?;
+            out["recorded"] = serde_json::to_value(record(&decision, consumer, leo_dir.as_deref()))?;
+            crate::output::print_json(&out, false)?;
         }
     }
     Ok(exit::OK)
 }
 
 /// Append a decision row per answered question, all in one write, by the ask's deadline plus
-/// the grace; the ids, by question. A ledger that cannot be written in time (a held lock, a
-/// FIFO, a full disk, a stalled mount) is reported in one line on stderr, no id is printed for
-/// it, and the decision stands.
-fn record(decision: &decisions::Decision<()>, consumer: &str, leo_dir: Option<&std::path::Path>) -> Map<String, Value> {
-    let rows: Vec<decisions::ledger::DecisionRow> = decision
-        .answers
-        .iter()
-        .filter_map(|(question, result)| {
-            let answer = result.as_ref().ok()?;
-            let band = decision.band(question).unwrap_or(decisions::Band::Floor);
-            Some(decisions::ledger::DecisionRow::for_answer(consumer, question, answer, band, decision.usable))
-        })
-        .collect();
+/// the grace; `[{question, id}]`, as every command says it. A ledger that cannot be written in
+/// time (a held lock, a FIFO, a full disk, a stalled mount) is reported in one line on stderr,
+/// no id is printed for it, and the decision stands.
+fn record(
+    decision: &decisions::Decision<()>,
+    consumer: &str,
+    leo_dir: Option<&std::path::Path>,
+) -> Vec<decisions::consumer::Recorded> {
+    let rows = decisions::consumer::rows_of(consumer, decision);
     let (recorded, error) = decisions::consumer::record(leo_dir, rows, decision.deadline);
     if let Some(e) = error {
         eprintln!("warning: not recorded: {e}");
     }
-    recorded.into_iter().map(|r| (r.question, Value::String(r.id))).collect()
+    recorded
 }
 
 /// The state, read by `deadline` from wherever it comes: standard input or a path may be a
@@ -125,7 +123,7 @@ fn read_state(args: &Args, deadline: Instant) -> anyhow::Result<Value> {
             .map_err(|e| CliError::usage(format!("--state-file {}: {e}", path.display())))?;
         (String::from_utf8_lossy(&bytes).into_owned(), path.display().to_string())
     };
-    let state = super::parse_json(&text, &source).map_err(|e| CliError::usage(e.to_string()))?;
+    let state = crate::input::parse_json(&text, &source).map_err(|e| CliError::usage(e.to_string()))?;
     if state.is_null() {
         return Err(CliError::usage(format!("{source}: the state must be a string, object or array, not null")).into());
     }
@@ -164,7 +162,7 @@ fn location(pointer: &str) -> &str {
 }
 
 fn load_schema(path: &std::path::Path) -> anyhow::Result<Schema> {
-    let doc = super::read_json(path).map_err(|e| match e {
+    let doc = crate::input::read_json(path).map_err(|e| match e {
         JsonFileError::Read(e) => CliError::usage(format!("--schema {}: {e}", path.display())),
         JsonFileError::Parse(m) => CliError::usage(format!("--schema {m}")),
     })?;

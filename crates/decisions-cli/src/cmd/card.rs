@@ -11,7 +11,9 @@ use decisions::judgment::{Judgment, card_problems, chosen_option, judgment_path}
 use decisions::ledger::{OutcomeError, ledger_path, new_id, now_ts, record_outcome};
 use serde_json::Value;
 
-use super::{CliError, JsonFileError, exit};
+use crate::exit;
+use crate::exit::CliError;
+use crate::input::JsonFileError;
 
 /// The tag every judgment recorded from a card carries.
 const CARD_TAG: &str = "judgment-card";
@@ -84,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Verb::New { question, options, recommendation, confidence } => {
             let card = decisions::judgment::new_card(&question, &options, recommendation.as_deref(), &confidence)
                 .map_err(|e| CliError::usage(format!("card new: {e}")))?;
-            super::print_json(&card, true)?;
+            crate::output::print_json(&card, true)?;
             eprintln!(
                 "fill in each option's \"consequence\", the \"impact\" and the \"diff_summary\"; then `decisions card validate FILE`"
             );
@@ -100,14 +102,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             for p in &problems {
                 println!("{}: {p}", card.display());
             }
-            eprintln!("error: {} in {}", super::count(problems.len(), "problem"), card.display());
+            eprintln!("error: {} in {}", crate::output::count(problems.len(), "problem"), card.display());
             Ok(exit::FAIL)
         }
         Verb::Recall { card, project } => {
             let mut doc = valid_card(&card)?;
             let question = doc["question"].as_str().unwrap_or_default().to_string();
             let cwd = std::env::current_dir().context("reading the working directory")?;
-            let found = super::judgment::recall_fail_open(&judgment_path(&Env::Process, &cwd), &project, &question);
+            let found = crate::judgments::recall_fail_open(&judgment_path(&Env::Process, &cwd), &project, &question);
             doc["similar_past_decisions"] = serde_json::to_value(found)?;
             let after: Vec<String> = card_problems(&doc).iter().map(ToString::to_string).collect();
             if !after.is_empty() {
@@ -115,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                     CliError::fail(format!("the filled card breaks judgment-card.v1: {}", after.join("; "))).into()
                 );
             }
-            super::print_json(&doc, true)?;
+            crate::output::print_json(&doc, true)?;
             Ok(exit::OK)
         }
         Verb::RecordAnswer { card, answer, why, project, decision_id, correct, leo_dir } => {
@@ -151,7 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             };
             let cwd = std::env::current_dir().context("reading the working directory")?;
             let path = judgment_path(&Env::Process, &cwd);
-            let Some(settled) = settled else { return super::judgment::append_fail_open(&path, &judgment) };
+            let Some(settled) = settled else { return crate::judgments::append_fail_open(&path, &judgment) };
             eprintln!(
                 "settled: decision {} (consumer {}, question {}) is correct: {} in {}",
                 settled.id,
@@ -171,7 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                     None
                 }
             };
-            super::print_json(&serde_json::json!({"judgment": judgment, "settled": settled}), false)?;
+            crate::output::print_json(&serde_json::json!({"judgment": judgment, "settled": settled}), false)?;
             Ok(exit::OK)
         }
     }
@@ -202,7 +204,7 @@ fn settle(
     answer: &str,
     why: &str,
 ) -> anyhow::Result<Settled> {
-    let Some(leo) = super::leo_dir(leo_dir) else {
+    let Some(leo) = crate::seam::leo_dir(leo_dir) else {
         let e = CliError::fail("--decision-id: no .leopold directory found for the calibration ledger");
         return Err(e.hint("run from the project, or pass --leo-dir DIR").into());
     };
@@ -231,7 +233,7 @@ fn chose_recommendation(card: &Value, answer: &str) -> bool {
 }
 
 fn read_card(path: &Path) -> anyhow::Result<decisions::json::Document> {
-    super::read_json(path).map_err(|e| match e {
+    crate::input::read_json(path).map_err(|e| match e {
         JsonFileError::Read(e) => CliError::usage(format!("cannot read card {}: {e}", path.display())).into(),
         e @ JsonFileError::Parse(_) => CliError::fail(e.to_string()).into(),
     })

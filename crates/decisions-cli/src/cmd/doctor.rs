@@ -11,7 +11,7 @@ use std::time::Instant;
 use decisions::{AnswerValue, CatalogRef, ConfigFile, Descriptor, FailureReason, ProviderChoice, Request};
 use serde_json::json;
 
-use super::exit;
+use crate::exit;
 use crate::facts::{Facts, gather};
 
 /// Report the payload, provider, key, catalogs, agents' hooks and consumers; say whether they are ready
@@ -63,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         row(
             "catalog",
             match status {
-                Ok(n) => format!("{name}: ok, {}", super::count(*n, "question")),
+                Ok(n) => format!("{name}: ok, {}", crate::output::count(*n, "question")),
                 Err(e) => format!("{name}: {e}"),
             },
         );
@@ -117,10 +117,13 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     let unreadable = |n: usize| if n > 0 { format!(", {n} unreadable") } else { String::new() };
     if let Some((rows, skipped)) = f.ledger {
-        row("ledger", format!("{}{}", super::count(rows, "row"), unreadable(skipped)));
+        row("ledger", format!("{}{}", crate::output::count(rows, "row"), unreadable(skipped)));
     }
     if let Some((path, rows, skipped)) = &f.judgments {
-        row("judgments", format!("{}{} ({})", super::count(*rows, "row"), unreadable(*skipped), path.display()));
+        row(
+            "judgments",
+            format!("{}{} ({})", crate::output::count(*rows, "row"), unreadable(*skipped), path.display()),
+        );
     }
     row("readiness", f.readiness());
     Ok(if f.missing.is_empty() { exit::OK } else { exit::FAIL })

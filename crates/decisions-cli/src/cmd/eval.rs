@@ -1,18 +1,21 @@
-//! `decisions eval`: ask one question about every labelled state of a JSONL file, on the batch
-//! engine, and report how good the answers are and which bars the evidence supports; with
-//! `--record`, every item becomes a decision row and its outcome in the calibration ledger, so
-//! the project's `ledger propose` starts from evidence instead of a guess.
+//! `decisions eval`: ask one question about every labelled state of an input, on the run
+//! engine (`decisions::eval::run`), and report how good the answers are and which bars the
+//! evidence supports; with `--record`, every item becomes a decision row and its outcome in the
+//! calibration ledger, so the project's `ledger propose` starts from evidence instead of a
+//! guess. Every output is checked before the first request, and what was computed is never
+//! thrown away because one output failed.
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use decisions::batch::{Shape, StateOf};
-use decisions::eval::{self, Evaluation, Scored};
-use decisions::{Answer, Failure};
-use serde_json::Value;
+use decisions::eval::{self, Evaluated};
+use decisions::run::input::{Layout, RECORD_MAX};
+use decisions::run::pace::Rate;
+use decisions::run::resume::Done;
 
-use super::batch::{RunArgs, go, open_input};
-use super::{CliError, SeamArgs};
+use crate::exit::{self, CliError};
+use crate::runner::{Bar, RunArgs, failed, finish, open_input, options, stop_on_signals};
+use crate::seam::SeamArgs;
 
 /// Evaluate a provider on labelled states: accuracy, calibration, and the bars the evidence supports
 #[derive(Debug, clap::Args)]
@@ -27,11 +30,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     input: PathBuf,
     /// Requests in flight at once
-    #[arg(long, value_name = "N", default_value_t = decisions::batch::CONCURRENCY, value_parser = super::concurrency)]
+    #[arg(long, value_name = "N", default_value_t = decisions::run::CONCURRENCY, value_parser = crate::runner::concurrency)]
     concurrency: usize,
     /// At most this many requests, evenly spaced: N/s, N/min or N/h
     #[arg(long, value_name = "N/min")]
-    rate: Option<decisions::batch::Rate>,
+    rate: Option<Rate>,
     /// Write the reliability diagram (accuracy against certainty) here
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
@@ -45,19 +48,9 @@ pub struct Args {
     seam: SeamArgs,
 }
 
-/// What the sink gathers.
-#[derive(Default)]
-struct Gathered {
-    scored: Vec<Scored>,
-    answers: Vec<Answer>,
-    failures: Vec<Failure>,
-    invalid: Vec<String>,
-    took_ms: Vec<f64>,
-}
-
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let mut request = args.seam.request()?;
-    request.catalog = Some(super::catalog_arg(&args.catalog));
+    request.catalog = Some(crate::input::catalog_arg(&args.catalog));
     request.questions = vec![args.question.clone()];
     let ledger = match (args.record, &request.leo_dir) {
         (false, _) => None,
@@ -67,7 +60,23 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             return Err(e.hint("run inside a project, or pass --leo-dir").into());
         }
     };
-    let input = open_input(&args.input)?;
+    let run = RunArgs {
+        output: None,
+        concurrency: args.concurrency,
+        rate: args.rate,
+        resume: false,
+        record_max: RECORD_MAX,
+        layout: Layout::Auto,
+        verbose: false,
+    };
+    let (records, total) = open_input(&args.input, &run)?;
+    crate::seam::check_catalog(&request, &args.catalog, "--question")?;
+    // The diagram's file is opened before anything is asked (a path that cannot be written
+    // fails now, not after every item was asked), and emptied only when the diagram is written.
+    let svg = match &args.svg {
+        Some(path) => Some(Svg::open(path)?),
+        None => None,
+    };
     let prepared = match decisions::prepare(&request) {
         Ok(p) => p,
         Err(failed) => {
@@ -83,63 +92,48 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .question(&args.question)
         .cloned()
         .ok_or_else(|| CliError::usage(format!("--question {}: not in the catalog", args.question)))?;
-    let kind = question.kind.clone();
-    let derive = move |line: usize, obj: &serde_json::Map<String, Value>| -> Result<Value, String> {
-        eval::label_of(&kind, obj.get("label").unwrap_or(&Value::Null))
-            .map_err(|e| format!("input line {line}: {e}"))?;
-        match obj.get("state") {
-            Some(s) if !s.is_null() => Ok(s.clone()),
-            _ => Err(format!("input line {line}: no \"state\" to ask about")),
-        }
-    };
-    let shape = Shape { id_fields: vec!["id".into()], state: StateOf::Derived(Arc::new(derive)) };
-    let run = RunArgs { output: None, concurrency: args.concurrency, rate: args.rate, resume: false, stdout: false };
-    let mut g = Gathered::default();
-    let summary = go(Ok(prepared), &run, shape, input, |outcome, _| {
-        if let Err(why) = &outcome.item.state {
-            g.invalid.push(why.clone());
-            return;
-        }
-        g.took_ms.push(outcome.took.as_secs_f64() * 1000.0);
-        let band = outcome.decision.band(&question.id).unwrap_or(decisions::Band::Floor);
-        match outcome.decision.answer(&question.id) {
-            Some(Ok(a)) => {
-                let label = eval::label_of(&question.kind, outcome.item.input.get("label").unwrap_or(&Value::Null));
-                if let Ok(label) = label {
-                    g.scored.push(eval::score(&question, a, &label, band));
-                    g.answers.push(a.clone());
-                }
-            }
-            Some(Err(f)) => g.failures.push(f.clone()),
-            None => {}
-        }
-    })?;
-    let answers: Vec<&Answer> = g.answers.iter().collect();
-    let evaluation = Evaluation::new(&question, &g.scored, &answers, &g.failures, g.invalid);
-    if let (Some(path), Some(report)) = (&args.svg, &evaluation.calibration) {
-        let svg = decisions::ledger::reliability_svg(std::slice::from_ref(report));
-        std::fs::write(path, svg).map_err(|e| CliError::fail(format!("--svg {}: {e}", path.display())))?;
-    }
+    let stop = stop_on_signals();
+    let bar = Bar::new(total);
+    let evaluated =
+        eval::run(&prepared, &question, records, options(&run, eval::shape(&question), Done::default(), &stop), |s| {
+            bar.show(s)
+        });
+    bar.finish();
+    let Evaluated { mut summary, evaluation, rows, latency_ms } = evaluated.map_err(failed)?;
+    // Every output is written that can be; one that fails is said after the report.
+    let mut problems = Vec::new();
     let recorded = match &ledger {
         Some(path) => {
-            let rows: Vec<decisions::ledger::Row> = g.scored.iter().flat_map(|s| s.rows.iter().cloned()).collect();
             let by = std::time::Instant::now() + decisions::file::LOCK_WAIT;
-            decisions::ledger::append_rows(path, &rows, by, &decisions::file::Gate::default())
-                .map_err(|e| CliError::fail(format!("not recorded: {e}")))?;
-            Some((path.clone(), g.scored.len()))
+            match decisions::ledger::append_rows(path, &rows, by, &decisions::file::Gate::default()) {
+                Ok(()) => Some((path.clone(), rows.len() / 2)),
+                Err(e) => {
+                    problems.push(format!("not recorded: {e}"));
+                    None
+                }
+            }
         }
         None => None,
     };
-    let latency = percentiles(g.took_ms);
+    if let Some(svg) = svg {
+        match &evaluation.calibration {
+            Some(report) => {
+                if let Err(e) = svg.write(&decisions::ledger::reliability_svg(std::slice::from_ref(report))) {
+                    problems.push(e);
+                }
+            }
+            None => problems.push(svg.discard()),
+        }
+    }
     if args.json {
         let mut out = serde_json::to_value(&evaluation)?;
-        out["latency_ms"] = serde_json::json!({"median": latency.0, "p90": latency.1});
+        out["latency_ms"] = serde_json::json!({"median": latency_ms.0, "p90": latency_ms.1});
         out["items_per_s"] = serde_json::json!(summary.throughput);
         out["recorded"] = serde_json::json!(recorded.as_ref().map(|(_, n)| n));
-        super::print_json(&out, false)?;
+        crate::output::print_json(&out, false)?;
     } else {
         let mut text = evaluation.text(&question.thresholds);
-        if let (Some(m), Some(p)) = latency {
+        if let (Some(m), Some(p)) = latency_ms {
             text.push_str(&format!(
                 "latency per item           median {m:.1} ms, p90 {p:.1} ms; {:.1} items/s\n",
                 summary.throughput
@@ -154,15 +148,42 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         print!("{text}");
     }
-    Ok(super::batch::exit_of(&summary))
+    let code = finish(&mut summary, false);
+    for p in &problems {
+        eprintln!("error: {}", decisions::escape::terminal(p));
+    }
+    Ok(if problems.is_empty() { code } else { exit::FAIL })
 }
 
-/// The median and 90th percentile.
-fn percentiles(mut xs: Vec<f64>) -> (Option<f64>, Option<f64>) {
-    if xs.is_empty() {
-        return (None, None);
+/// The diagram's file, opened before the run without emptying it.
+struct Svg {
+    path: PathBuf,
+    file: std::fs::File,
+    created: bool,
+}
+
+impl Svg {
+    fn open(path: &std::path::Path) -> anyhow::Result<Svg> {
+        let created = std::fs::symlink_metadata(path).is_err();
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| CliError::usage(format!("--svg {}: {e}", path.display())))?;
+        Ok(Svg { path: path.to_path_buf(), file, created })
     }
-    xs.sort_by(f64::total_cmp);
-    let at = |q: f64| xs[((xs.len() as f64 * q).ceil() as usize).clamp(1, xs.len()) - 1];
-    (Some(at(0.5)), Some(at(0.9)))
+
+    fn write(mut self, svg: &str) -> Result<(), String> {
+        let written = self.file.set_len(0).and_then(|()| self.file.write_all(svg.as_bytes()));
+        written.map_err(|e| format!("--svg {}: {e}", self.path.display()))
+    }
+
+    /// Nothing to draw: a file the run made is taken away again; what to say.
+    fn discard(self) -> String {
+        if self.created {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        format!("--svg {}: not written, no item was answered", self.path.display())
+    }
 }

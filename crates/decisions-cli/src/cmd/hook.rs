@@ -21,7 +21,7 @@ use decisions::consumer::permission::{self, Verdict};
 use decisions::{CatalogRef, Decision, Env, Event, LogLine, Redactor, Request, clip};
 use serde_json::{Value, json};
 
-use super::exit;
+use crate::exit;
 
 /// The hook's budget when `LEOPOLD_DECISIONS_TIMEOUT_MS` does not say.
 const DEFAULT_TIMEOUT_MS: u64 = 2000;
@@ -114,10 +114,10 @@ fn answer(agent: Agent) -> anyhow::Result<u8> {
         decide(agent, if read.is_ok() { &input } else { b"" }, budget_ms, &Env::Process)
     });
     if let Some(reply) = &outcome.deny {
-        super::print_json(reply, false)?;
+        crate::output::print_json(reply, false)?;
     }
     if let Some(leo) = &outcome.project {
-        log_events(leo, &outcome, super::after(started, budget_ms.saturating_add(GRACE_MS - SETTLE_MS)));
+        log_events(leo, &outcome, crate::seam::after(started, budget_ms.saturating_add(GRACE_MS - SETTLE_MS)));
     }
     Ok(exit::OK)
 }
@@ -130,7 +130,7 @@ fn within_deadline(
     env: &Env,
     work: impl FnOnce() -> Outcome + Send + 'static,
 ) -> Outcome {
-    let answer_by = super::after(started, budget_ms.saturating_add(GRACE_MS / 2));
+    let answer_by = crate::seam::after(started, budget_ms.saturating_add(GRACE_MS / 2));
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(work());
@@ -186,8 +186,8 @@ fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env) -> Outcome {
     let call = match hook.call {
         Ok(call) => call,
         Err(reason) => {
-            out.events.push(Event::DecisionSkipped { reason: reason.clone() });
-            out.stage = Stage::NotAShellCall(reason);
+            out.events.push(Event::DecisionSkipped { reason: reason.to_string() });
+            out.stage = Stage::NotAShellCall(reason.to_string());
             return out;
         }
     };
@@ -204,7 +204,7 @@ fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env) -> Outcome {
     redactor.add_from_env(env, own.unwrap_or_default());
     let command = redactor.redact(&call.command);
     let by_name = CatalogRef::Name(permission::CATALOG.into());
-    let read_by = super::after(Instant::now(), budget_ms);
+    let read_by = crate::seam::after(Instant::now(), budget_ms);
     let doc = decisions::load_catalog(Some(&by_name), Some(&leo), read_by).ok();
     let question = question_text(doc.as_ref().map(|d| &d.value));
     let request = Request {
@@ -298,7 +298,7 @@ fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
         decisions::append_lines(&target, &lines, decisions::Versioning::Unversioned, deadline, gate)
     });
     if let Err(e) = written {
-        eprintln!("decisions: {} not logged to {}: {e}", super::count(events.len(), "event"), path.display());
+        eprintln!("decisions: {} not logged to {}: {e}", crate::output::count(events.len(), "event"), path.display());
     }
 }
 
@@ -306,9 +306,11 @@ fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
 fn test(t: TestArgs) -> anyhow::Result<u8> {
     let cwd = match t.cwd {
         Some(dir) => dir,
-        None => std::env::current_dir().map_err(|e| super::CliError::usage(format!("the working directory: {e}")))?,
+        None => {
+            std::env::current_dir().map_err(|e| crate::exit::CliError::usage(format!("the working directory: {e}")))?
+        }
     };
-    let cwd = cwd.canonicalize().map_err(|e| super::CliError::usage(format!("--cwd {}: {e}", cwd.display())))?;
+    let cwd = cwd.canonicalize().map_err(|e| crate::exit::CliError::usage(format!("--cwd {}: {e}", cwd.display())))?;
     let event = t.agent.events()[0];
     let input = json!({
         "session_id": "decisions-hook-test",
@@ -326,7 +328,7 @@ fn test(t: TestArgs) -> anyhow::Result<u8> {
     let elapsed_ms = started.elapsed().as_millis() as u64;
     let report = Report::of(&outcome, t.agent, event, &t.command, &cwd, elapsed_ms, budget_ms);
     if t.json {
-        super::print_json(&report, false)?;
+        crate::output::print_json(&report, false)?;
     } else {
         print!("{}", report.text());
     }

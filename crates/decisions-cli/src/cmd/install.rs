@@ -8,7 +8,8 @@ use decisions::agent::HookEvent;
 use decisions::agent::settings::{Edit, Scope, hook_command, wire};
 use decisions::install::{SHIPPED, check_provider, payload, payload_dir, seed_config};
 
-use super::{CliError, exit};
+use crate::exit;
+use crate::exit::CliError;
 use crate::wiring::{Place, WiringArgs, find_project, hook_program, notes};
 
 /// Install the payload (README, catalog schema, provider templates) and seed the project's config

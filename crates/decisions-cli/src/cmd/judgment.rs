@@ -5,10 +5,11 @@
 use anyhow::Context;
 use clap::Subcommand;
 use decisions::Env;
-use decisions::judgment::{AppendError, Judgment, append_judgment, judgment_path, recall, search};
+use decisions::judgment::{Judgment, judgment_path, search};
 use decisions::ledger::{new_id, now_ts};
 
-use super::{CliError, exit};
+use crate::exit;
+use crate::exit::CliError;
 
 /// Append, search and recall human judgments (HARNESS_JUDGMENT_LEDGER or <root>/.claude/state/judgment-ledger.jsonl)
 #[derive(Debug, clap::Args)]
@@ -99,15 +100,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 card_ref: a.card_ref.unwrap_or_default(),
                 tags: a.tags.into_iter().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect(),
             };
-            append_fail_open(&path, &judgment)
+            crate::judgments::append_fail_open(&path, &judgment)
         }
         Verb::Search { project, query } => {
             let project = required(project, "--project")?;
             match search(&path, &project, query.as_deref().unwrap_or_default()) {
                 Ok((found, skipped)) => {
-                    super::warn_skipped(skipped, &path);
+                    crate::output::warn_skipped(skipped, &path);
                     for j in &found {
-                        super::print_json(j, false)?;
+                        crate::output::print_json(j, false)?;
                     }
                 }
                 Err(e) => eprintln!("warning: search skipped: {}: {e}", path.display()),
@@ -117,38 +118,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Verb::Recall { project, question } => {
             let project = required(project, "--project")?;
             let question = required(question, "--question")?;
-            super::print_json(&recall_fail_open(&path, &project, &question), false)?;
+            crate::output::print_json(&crate::judgments::recall_fail_open(&path, &project, &question), false)?;
             Ok(exit::OK)
-        }
-    }
-}
-
-/// Append, failing open: a schema violation is the caller's to fix (exit 1), an I/O failure is
-/// reported and skipped (exit 0).
-pub fn append_fail_open(path: &std::path::Path, judgment: &Judgment) -> anyhow::Result<u8> {
-    match append_judgment(path, judgment) {
-        Ok(()) => {
-            super::print_json(judgment, false)?;
-            Ok(exit::OK)
-        }
-        Err(e @ AppendError::Invalid(_)) => Err(CliError::fail(e.to_string()).into()),
-        Err(e @ AppendError::Io(..)) => {
-            eprintln!("warning: append skipped: {e}");
-            Ok(exit::OK)
-        }
-    }
-}
-
-/// Recall, failing open to no similar decisions.
-pub fn recall_fail_open(path: &std::path::Path, project: &str, question: &str) -> Vec<decisions::judgment::Recall> {
-    match recall(path, project, question) {
-        Ok((found, skipped)) => {
-            super::warn_skipped(skipped, path);
-            found
-        }
-        Err(e) => {
-            eprintln!("warning: recall skipped: {}: {e}", path.display());
-            Vec::new()
         }
     }
 }

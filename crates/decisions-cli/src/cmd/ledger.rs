@@ -9,7 +9,8 @@ use decisions::ledger::{
     record_outcome, reliability_svg, report_file,
 };
 
-use super::{CliError, exit};
+use crate::exit;
+use crate::exit::CliError;
 
 /// Record decisions and outcomes, propose bars, report calibration
 #[derive(Debug, clap::Args)]
@@ -107,7 +108,7 @@ fn unit(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
-    let Some(leo) = super::leo_dir(args.leo_dir) else {
+    let Some(leo) = crate::seam::leo_dir(args.leo_dir) else {
         let e = CliError::fail("no .leopold directory found above the working directory");
         return Err(e.hint("run from a project, or pass --leo-dir DIR").into());
     };
@@ -148,11 +149,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         },
         Verb::Propose { format } => {
             let (proposals, skipped) = propose_file(&path)?;
-            super::warn_skipped(skipped, &path);
+            crate::output::warn_skipped(skipped, &path);
             match format {
                 Format::Json => {
                     for p in &proposals {
-                        super::print_json(p, false)?;
+                        crate::output::print_json(p, false)?;
                     }
                 }
                 Format::Table => {
@@ -175,7 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Verb::Report { svg } => {
             let (reports, skipped) = report_file(&path)?;
-            super::warn_skipped(skipped, &path);
+            crate::output::warn_skipped(skipped, &path);
             println!(
                 "{:<12} {:<16} {:>7} {:>8} {:>7} {:>7}",
                 "provider", "question", "samples", "accuracy", "brier", "ece"

@@ -5,6 +5,6 @@
 pub struct Args {}
 
 pub fn run(_: Args) -> anyhow::Result<u8> {
-    super::print_json(&decisions::provider_templates(), true)?;
-    Ok(super::exit::OK)
+    crate::output::print_json(&decisions::provider_templates(), true)?;
+    Ok(crate::exit::OK)
 }

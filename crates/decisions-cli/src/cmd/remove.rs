@@ -6,7 +6,8 @@ use decisions::Env;
 use decisions::agent::settings::{Edit, unwire};
 use decisions::install::{PAYLOAD_FILES, payload_dir};
 
-use super::{CliError, exit};
+use crate::exit;
+use crate::exit::CliError;
 use crate::wiring::{Place, WiringArgs, find_project};
 
 /// Remove the payload (README, schemas, provider templates), or with --agent our hook entry; project files stay
@@ -39,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if removed == 0 {
         println!("payload: nothing installed at {}", dir.display());
     } else {
-        println!("payload: removed {} from {}", super::count(removed, "file"), dir.display());
+        println!("payload: removed {} from {}", crate::output::count(removed, "file"), dir.display());
     }
     Ok(exit::OK)
 }

@@ -10,7 +10,8 @@ use decisions::consumer::review::{
     CONCURRENCY, MAX_PAIRS, RefineRequest, ReviewResult, parse_review, refine_reviews, union_reviews,
 };
 
-use super::{SeamArgs, exit};
+use crate::exit;
+use crate::seam::SeamArgs;
 
 /// Union a review panel's findings, and refine them: merge duplicates, demote preferences
 #[derive(Debug, clap::Args)]
@@ -39,7 +40,7 @@ enum Verb {
         #[arg(long, value_name = "N", default_value_t = MAX_PAIRS)]
         max_pairs: usize,
         /// Requests in flight at once
-        #[arg(long, value_name = "N", default_value_t = CONCURRENCY, value_parser = super::concurrency)]
+        #[arg(long, value_name = "N", default_value_t = CONCURRENCY, value_parser = crate::runner::concurrency)]
         concurrency: usize,
         /// Do not append decision rows to the calibration ledger
         #[arg(long)]
@@ -50,14 +51,14 @@ enum Verb {
 fn panel(files: &[PathBuf]) -> anyhow::Result<ReviewResult> {
     let mut results = Vec::new();
     for f in files {
-        results.push(parse_review(&super::read_text(f, "review")?));
+        results.push(parse_review(&crate::input::read_text(f, "review")?));
     }
     Ok(union_reviews(&results))
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     match args.command {
-        Verb::Union { reviews } => super::print_json(&panel(&reviews)?, false)?,
+        Verb::Union { reviews } => crate::output::print_json(&panel(&reviews)?, false)?,
         Verb::Refine { reviews, seam, max_pairs, concurrency, no_record } => {
             let base = panel(&reviews)?;
             let request = RefineRequest { seam: seam.request()?, max_pairs, concurrency, record: !no_record };
@@ -65,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             if let Some(e) = &refined.ledger_error {
                 eprintln!("warning: not recorded: {e}");
             }
-            super::print_json(&refined, false)?;
+            crate::output::print_json(&refined, false)?;
         }
     }
     Ok(exit::OK)

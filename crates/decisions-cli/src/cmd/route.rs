@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use decisions::consumer::routing::{RouteRequest, route};
 use serde_json::json;
 
-use super::{CliError, SeamArgs, exit};
+use crate::exit;
+use crate::exit::CliError;
+use crate::seam::SeamArgs;
 
 /// Route a plan item; print {effort, critical, reason, files?, decided_by, recorded, events}
 #[derive(Debug, clap::Args)]
@@ -38,14 +40,14 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let item = match (&args.item, &args.item_file) {
         (Some(text), _) => text.clone(),
-        (None, Some(path)) => super::read_text(path, "--item-file")?,
+        (None, Some(path)) => crate::input::read_text(path, "--item-file")?,
         (None, None) => unreachable!("clap requires one"),
     };
     if item.trim().is_empty() {
         return Err(CliError::usage("the plan item is empty").into());
     }
     let charter = match &args.charter_file {
-        Some(path) => super::read_text(path, "--charter-file")?,
+        Some(path) => crate::input::read_text(path, "--charter-file")?,
         None => String::new(),
     };
     let cwd = std::env::current_dir().map_err(|e| CliError::usage(format!("the working directory: {e}")))?;
@@ -72,6 +74,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     out["decided_by"] = json!(routed.decided_by);
     out["recorded"] = json!(routed.recorded);
     out["events"] = json!(routed.events);
-    super::print_json(&out, false)?;
+    crate::output::print_json(&out, false)?;
     Ok(exit::OK)
 }

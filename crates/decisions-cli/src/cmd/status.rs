@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::exit;
+use crate::exit;
 
 /// Print the active provider, its calibration, the key variable and the catalogs on one line
 #[derive(Debug, clap::Args)]
@@ -36,11 +36,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let bad = f.catalogs.len() - ok;
     parts.push(format!(
         "{} ok{}",
-        super::count(ok, "catalog"),
+        crate::output::count(ok, "catalog"),
         if bad > 0 { format!(", {bad} failing") } else { String::new() }
     ));
     if let Some((rows, _)) = f.ledger {
-        parts.push(format!("ledger {}", super::count(rows, "row")));
+        parts.push(format!("ledger {}", crate::output::count(rows, "row")));
     }
     parts.push(format!("payload {}", if f.payload.is_some() { "installed" } else { "not installed" }));
     parts.push(if f.missing.is_empty() { "ready".into() } else { format!("not ready ({})", f.missing.len()) });

@@ -1,17 +1,21 @@
-//! `decisions triage`: triage an issue queue on the batch engine with the shipped `triage.json`
+//! `decisions triage`: triage an issue queue on the run engine with the shipped `triage.json`
 //! (or the project's copy), place each issue in a bucket or in human review, and write the
-//! report: Markdown (to standard output unless `--report`) and JSON (`--json`).
+//! report, built from the run's output in one streaming pass: Markdown (to standard output
+//! unless `--report`) and JSON (`--json`).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use decisions::batch::{Shape, StateOf};
+use decisions::CatalogRef;
+use decisions::consumer::Recorder;
 use decisions::consumer::triage::{self, Report};
-use decisions::{CatalogRef, FailureReason};
-use serde_json::Value;
+use decisions::run::input::{NoState, Shape, StateOf};
+use decisions::run::output::OutputFile;
 
-use super::batch::{Recorder, RunArgs, go, open_input};
-use super::{CliError, SeamArgs};
+use crate::exit::CliError;
+use crate::runner::{Bar, RunArgs, failed, finish, open_input, open_output, options, stop_on_signals};
+use crate::seam::SeamArgs;
 
 /// Triage an issue queue: bucket each issue by kind and severity, or send it to human review
 #[derive(Debug, clap::Args)]
@@ -41,7 +45,6 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     let Some(input_path) = args.input.take().or(args.input_flag.take()) else {
         return Err(CliError::usage("name the issues to triage: a file, or - for standard input").into());
     };
-    args.run.stdout = false;
     let mut request = args.seam.request()?;
     request.catalog = Some(catalog(request.leo_dir.as_deref())?);
     request.questions = triage::QUESTIONS.iter().map(|q| q.to_string()).collect();
@@ -56,37 +59,41 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             }
         }
     };
+    let derive = |obj: &serde_json::Map<String, serde_json::Value>| triage::state(obj).map_err(NoState::from);
     let shape = Shape {
         id_fields: vec!["id".into(), "number".into()],
-        state: StateOf::Derived(std::sync::Arc::new(triage::state)),
+        state: StateOf::Derived(Arc::new(derive)),
+        ..Shape::default()
     };
-    let input = open_input(&input_path)?;
+    let (records, total) = open_input(&input_path, &args.run)?;
+    let (output, done) = open_output(&args.run)?;
+    let resumable = output.is_some();
+    // Without --output the lines still go to a file (unnamed, gone when the run ends): the
+    // report is read back from it, never held whole.
+    let mut output = match output {
+        Some(o) => o,
+        None => OutputFile::scratch().map_err(|e| CliError::fail(format!("a scratch file for the report: {e}")))?,
+    };
     let prepared = decisions::prepare(&request);
-    let failure = prepared.as_ref().err().and_then(|failed| failed.answers.iter().find_map(|(_, r)| r.clone().err()));
-    let mut report = Report {
-        no_provider: failure.as_ref().is_some_and(|f| f.reason == FailureReason::NoProvider),
-        unprepared: failure.map(|f| f.detail.unwrap_or_else(|| f.reason.to_string())),
-        ..Report::default()
-    };
-    let catalog = prepared.as_ref().ok().map(|p| p.catalog().clone());
-    let from_output = args.run.output.clone();
-    let summary = go(prepared, &args.run, shape, input, |outcome, line| {
-        let title = outcome.item.input.get("title").and_then(Value::as_str).unwrap_or_default();
-        triage::extend(line, title, &triage::place(&outcome.decision, catalog.as_ref()));
-        if let Some(r) = &mut recorder {
-            line["recorded"] = r.record(outcome);
-        }
-        if from_output.is_none() {
-            report.add(line);
-        }
-    })?;
-    // With an output file, the report covers all of it: a resumed run reports on every issue.
-    if let Some(path) = &from_output {
-        read_lines(path, |line| report.add(&line))?;
+    let stop = stop_on_signals();
+    let bar = Bar::new(total);
+    let triaged = triage::run(
+        prepared.as_ref(),
+        records,
+        options(&args.run, shape, done, &stop),
+        &mut output,
+        recorder.as_mut(),
+        |s| bar.show(s),
+    );
+    bar.finish();
+    let mut triaged = triaged.map_err(failed)?;
+    if let Some(r) = &recorder
+        && let Some(e) = &r.first_error
+    {
+        eprintln!("warning: not recorded for {} issues: {e}", r.missed);
     }
-    report.rank(catalog.as_ref());
-    write_reports(&report, args.report.as_deref(), args.json.as_deref())?;
-    Ok(super::batch::exit_of(&summary))
+    write_reports(&triaged.report, &mut output, args.report.as_deref(), args.json.as_deref())?;
+    Ok(finish(&mut triaged.summary, resumable))
 }
 
 /// The project's `triage.json` when it has one, else the shipped catalog.
@@ -101,39 +108,31 @@ fn catalog(leo: Option<&Path>) -> anyhow::Result<CatalogRef> {
     Ok(CatalogRef::Document(doc))
 }
 
-/// Each line of a results file, as JSON (torn or foreign lines skipped), streamed.
-fn read_lines(path: &Path, mut each: impl FnMut(Value)) -> anyhow::Result<()> {
-    let fail = |e: std::io::Error| CliError::fail(format!("--output {}: {e}", path.display()));
-    let file = decisions::file::open_for_read(path).map_err(fail)?;
-    for line in std::io::BufReader::new(file).split(b'\n') {
-        if let Ok(v) = serde_json::from_slice::<Value>(&line.map_err(fail)?) {
-            each(v);
-        }
-    }
-    Ok(())
-}
-
-fn write_reports(report: &Report, markdown: Option<&Path>, json: Option<&Path>) -> anyhow::Result<()> {
+fn write_reports(
+    report: &Report,
+    lines: &mut OutputFile,
+    markdown: Option<&Path>,
+    json: Option<&Path>,
+) -> anyhow::Result<()> {
+    let write =
+        |path: &Path, flag: &str, put: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>| -> anyhow::Result<()> {
+            if path.as_os_str() == "-" {
+                let mut out = std::io::stdout().lock();
+                put(&mut out)?;
+                return Ok(out.flush()?);
+            }
+            let fail = |e: std::io::Error| CliError::fail(format!("{flag} {}: {e}", path.display()));
+            let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+            put(&mut file).and_then(|()| file.flush()).map_err(|e| fail(e).into())
+        };
     let text = report.markdown();
-    let json_text = json
-        .map(|_| serde_json::to_string_pretty(&report.json()))
-        .transpose()?
-        .map(|t| decisions::escape::json_text(&t).into_owned() + "\n");
-    let write = |path: &Path, text: &str, flag: &str| -> anyhow::Result<()> {
-        if path.as_os_str() == "-" {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            return Ok(out.flush()?);
-        }
-        std::fs::write(path, text).map_err(|e| CliError::fail(format!("{flag} {}: {e}", path.display())).into())
-    };
     match markdown {
-        Some(path) => write(path, &text, "--report")?,
+        Some(path) => write(path, "--report", &mut |out| out.write_all(text.as_bytes()))?,
         None if json.is_some_and(|p| p.as_os_str() == "-") => {}
-        None => write(Path::new("-"), &text, "--report")?,
+        None => write(Path::new("-"), "--report", &mut |out| out.write_all(text.as_bytes()))?,
     }
-    if let (Some(path), Some(text)) = (json, json_text) {
-        write(path, &text, "--json")?;
+    if let Some(path) = json {
+        write(path, "--json", &mut |out| report.write_json(lines, out))?;
     }
     Ok(())
 }

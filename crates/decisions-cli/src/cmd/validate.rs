@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use decisions::{ConfigFile, Descriptor, DescriptorLookup, Env};
 
-use super::{CliError, JsonFileError, exit};
+use crate::exit;
+use crate::exit::CliError;
+use crate::input::JsonFileError;
 
 /// Check a catalog against the contract and a provider; print every problem, one a line
 #[derive(Debug, clap::Args)]
@@ -20,8 +22,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
-    let leo = super::leo_dir(args.leo_dir);
-    let path = match super::catalog_name(&args.catalog) {
+    let leo = crate::seam::leo_dir(args.leo_dir);
+    let path = match crate::input::catalog_name(&args.catalog) {
         Some(name) => match &leo {
             Some(dir) => decisions::catalog_path(dir, name),
             None => {
@@ -32,18 +34,18 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         None => PathBuf::from(&args.catalog),
     };
     // A catalog the project keeps by name must be a regular file; a path is read as given.
-    if super::catalog_name(&args.catalog).is_some() && path.exists() && !path.is_file() {
+    if crate::input::catalog_name(&args.catalog).is_some() && path.exists() && !path.is_file() {
         return Err(CliError::usage(format!("cannot read catalog {}: not a regular file", path.display())).into());
     }
-    let doc = match super::read_json(&path) {
+    let doc = match crate::input::read_json(&path) {
         Ok(doc) => doc,
         Err(JsonFileError::Read(e)) => {
             return Err(CliError::usage(format!("cannot read catalog {}: {e}", path.display())).into());
         }
         Err(e @ JsonFileError::Parse(_)) => return Err(CliError::fail(e.to_string()).into()),
     };
-    let config = super::project_config(leo.as_deref());
-    super::explicit_provider(args.provider.as_deref(), &config)?;
+    let config = crate::seam::project_config(leo.as_deref());
+    crate::seam::explicit_provider(args.provider.as_deref(), &config)?;
     let descriptor = provider(args.provider.as_deref(), &config)?;
 
     let mut problems: Vec<String> = doc.duplicates.iter().map(ToString::to_string).collect();
@@ -58,7 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     match decisions::validate_catalog(&doc.value, &descriptor) {
         Ok(catalog) if problems.is_empty() => {
-            println!("ok: {}", super::count(catalog.questions.len(), "question"));
+            println!("ok: {}", crate::output::count(catalog.questions.len(), "question"));
             Ok(exit::OK)
         }
         result => {
@@ -70,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             }
             eprintln!(
                 "error: {} in {} (provider \"{}\")",
-                super::count(problems.len(), "problem"),
+                crate::output::count(problems.len(), "problem"),
                 path.display(),
                 descriptor.name
             );

@@ -137,7 +137,21 @@ pub struct HookInput {
     /// The agent's `agent_id`, clipped.
     pub agent_id: Option<String>,
     /// The shell call to judge, or why there is none.
-    pub call: Result<ShellCall, String>,
+    pub call: Result<ShellCall, NotJudged>,
+}
+
+/// Why the hook does not judge a call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotJudged {
+    /// The input is not JSON.
+    #[error("unreadable hook input")]
+    Unreadable,
+    /// An event whose reply cannot deny.
+    #[error("not a permission event (\"{0}\")")]
+    NotAPermissionEvent(String),
+    /// Not the agent's shell, or no command.
+    #[error("not a shell command (tool \"{0}\")")]
+    NotAShellCommand(String),
 }
 
 /// A shell command the agent is about to run, in an event that can deny it.
@@ -153,7 +167,7 @@ pub struct ShellCall {
 /// and every reason quotes at most a clip of what the agent sent.
 pub fn read_call(agent: Agent, input: &[u8], redactor: &Redactor) -> HookInput {
     let Ok(mut hook) = serde_json::from_slice::<Value>(input) else {
-        return HookInput { cwd: None, session: None, agent_id: None, call: Err("unreadable hook input".into()) };
+        return HookInput { cwd: None, session: None, agent_id: None, call: Err(NotJudged::Unreadable) };
     };
     redactor.redact_value(&mut hook);
     let text = |key: &str| hook.get(key).and_then(Value::as_str);
@@ -161,16 +175,16 @@ pub fn read_call(agent: Agent, input: &[u8], redactor: &Redactor) -> HookInput {
         cwd: text("cwd").map(PathBuf::from),
         session: text("session_id").map(|s| s.chars().take(SESSION_MAX).collect()),
         agent_id: text("agent_id").map(|s| clip(s, NAME_MAX)),
-        call: Err(String::new()),
+        call: Err(NotJudged::Unreadable),
     };
     let event_name = text("hook_event_name");
     read.call = match agent.event(event_name) {
-        None => Err(format!("not a permission event (\"{}\")", clip(event_name.unwrap_or(""), NAME_MAX))),
+        None => Err(NotJudged::NotAPermissionEvent(clip(event_name.unwrap_or(""), NAME_MAX))),
         Some(event) => {
             let tool = text("tool_name").unwrap_or_default();
             match command_of(&hook).filter(|_| agent.is_shell(tool)) {
                 Some(command) => Ok(ShellCall { event, command }),
-                None => Err(format!("not a shell command (tool \"{}\")", clip(tool, NAME_MAX))),
+                None => Err(NotJudged::NotAShellCommand(clip(tool, NAME_MAX))),
             }
         }
     };
@@ -224,10 +238,7 @@ mod tests {
     #[test]
     fn what_the_agent_sent_is_quoted_clipped() {
         let r = read(Agent::ClaudeCode, json!({"tool_name": "T".repeat(10_000), "tool_input": {}}));
-        assert!(r.call.as_ref().err().is_some_and(|e| e.chars().count() < NAME_MAX + 40), "{r:?}");
-        assert_eq!(
-            read_call(Agent::ClaudeCode, b"{oops", &Redactor::default()).call,
-            Err("unreadable hook input".into())
-        );
+        assert!(r.call.as_ref().err().is_some_and(|e| e.to_string().chars().count() < NAME_MAX + 40), "{r:?}");
+        assert_eq!(read_call(Agent::ClaudeCode, b"{oops", &Redactor::default()).call, Err(NotJudged::Unreadable));
     }
 }

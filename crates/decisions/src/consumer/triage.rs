@@ -9,11 +9,16 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::Recorder;
 use crate::answer::{AnswerValue, certainty_of};
-use crate::ask::Decision;
+use crate::ask::{Decision, Prepared};
 use crate::band::Band;
 use crate::contract::{Catalog, QuestionKind};
 use crate::escape::markdown;
+use crate::run::input::Records;
+use crate::run::output::OutputLine;
+use crate::run::summary::Summary;
+use crate::run::{self, Finished, RunError};
 use crate::secret::clip;
 
 /// The catalog triage asks from.
@@ -29,21 +34,37 @@ pub const TITLE_MAX: usize = 300;
 /// The bucket a confident `noise` answer puts an issue in.
 pub const NOISE: &str = "noise";
 
-/// The state for one issue: `{"item": {"title", "body"}}`, the body clipped to [`BODY_MAX`]
-/// characters. The id is not part of it: it says nothing about the issue. An input object
-/// with neither a title nor a body has nothing to triage.
-pub fn state(line: usize, issue: &Map<String, Value>) -> Result<Value, String> {
-    let text = |field: &str, max: usize| match issue.get(field) {
+/// The state for one issue: `{"item": {"title", "body"}}`, the title clipped to [`TITLE_MAX`]
+/// characters and the body to [`BODY_MAX`]. The id is not part of it: it says nothing about the
+/// issue. An input object with neither a title nor a body has nothing to triage.
+pub fn state(issue: &Map<String, Value>) -> Result<Value, NoIssue> {
+    let text = |field: &'static str, max: usize| match issue.get(field) {
         None | Some(Value::Null) => Ok(String::new()),
         // The first `max` characters, as the earlier build's `body.slice(0, 4000)`.
         Some(Value::String(s)) => Ok(s.char_indices().nth(max).map_or(s.as_str(), |(i, _)| &s[..i]).to_string()),
-        Some(other) => Err(format!("input line {line}: \"{field}\" is {}, not text", kind_of(other))),
+        Some(other) => Err(NoIssue::NotText { field, kind: kind_of(other) }),
     };
     let (title, body) = (text("title", TITLE_MAX)?, text("body", BODY_MAX)?);
     if title.trim().is_empty() && body.trim().is_empty() {
-        return Err(format!("input line {line}: no \"title\" or \"body\" to triage"));
+        return Err(NoIssue::Empty);
     }
     Ok(json!({"item": {"title": title, "body": body}}))
+}
+
+/// Why an input object is no issue to triage.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoIssue {
+    /// A field that must be text is not.
+    #[error("\"{field}\" is {kind}, not text")]
+    NotText {
+        /// The field.
+        field: &'static str,
+        /// What it is.
+        kind: &'static str,
+    },
+    /// Neither a title nor a body.
+    #[error("no \"title\" or \"body\" to triage")]
+    Empty,
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -164,32 +185,25 @@ fn label_of(level: &Value) -> String {
     if head.is_empty() { "unlabelled".into() } else { clip(head, 40) }
 }
 
-/// The triage fields one output line carries beside the batch engine's.
-pub fn extend(line: &mut Value, title: &str, placement: &Placement) {
-    line["title"] = json!(clip(title, TITLE_MAX));
-    line["triage"] = serde_json::to_value(placement).unwrap_or_default();
+/// The triage fields one output line carries beside the engine's: the title, where it went.
+pub fn extend(line: &mut OutputLine, title: &str, placement: &Placement) {
+    line.extra.insert("title".into(), json!(clip(title, TITLE_MAX)));
+    line.extra.insert("triage".into(), serde_json::to_value(placement).unwrap_or_default());
 }
 
-/// One issue in the report.
-#[derive(Debug, Clone, Serialize)]
-pub struct Entry {
-    /// Its id.
-    pub id: Value,
-    /// Its title.
-    pub title: String,
-    /// Where it went.
-    #[serde(flatten)]
-    pub placement: Placement,
-    /// Every answer (with its probabilities) or failure, by question.
-    pub answers: Value,
-    /// Each question's band.
-    pub bands: Value,
-    /// The calibration-ledger row ids, by question: record an outcome against them.
-    pub recorded: Value,
+/// One issue in the report: what the report shows of it, and where its line is in the run's
+/// output, read again for the JSON report's answers. Nothing else of a line is held.
+#[derive(Debug, Clone)]
+struct Entry {
+    id: String,
+    title: String,
+    placement: Placement,
+    at: u64,
 }
 
-/// The report over a run's output lines.
-#[derive(Debug, Default, Serialize)]
+/// The report over a run's output, built in one streaming pass: the buckets hold ids, ranks
+/// and titles only.
+#[derive(Debug, Default)]
 pub struct Report {
     /// The provider that answered.
     pub provider: Option<String>,
@@ -202,35 +216,74 @@ pub struct Report {
     pub unprepared: Option<String>,
     /// Issues read.
     pub items: usize,
-    /// Issues sent to human review.
-    pub human_review: Vec<Entry>,
-    /// Classified issues by kind (not noise), each ranked by severity.
-    pub buckets: Vec<(String, Vec<Entry>)>,
-    /// Confident noise.
-    pub noise: Vec<Entry>,
+    human_review: Vec<Entry>,
+    buckets: Vec<(String, Vec<Entry>)>,
+    noise: Vec<Entry>,
+}
+
+/// A run's output read for its report, line by line.
+pub trait Lines {
+    /// Each line with its byte offset, in order.
+    fn each(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> std::io::Result<()>;
+    /// The line at an offset.
+    fn at(&mut self, offset: u64) -> std::io::Result<Vec<u8>>;
+}
+
+impl<R: std::io::Read + std::io::Seek> Lines for R {
+    fn each(&mut self, f: &mut dyn FnMut(u64, &[u8])) -> std::io::Result<()> {
+        use std::io::BufRead;
+        self.seek(std::io::SeekFrom::Start(0))?;
+        let mut reader = std::io::BufReader::with_capacity(1 << 16, &mut *self);
+        let mut at = 0u64;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            let n = reader.read_until(b'\n', &mut buf)?;
+            if n == 0 {
+                return Ok(());
+            }
+            f(at, &buf);
+            at += n as u64;
+        }
+    }
+
+    fn at(&mut self, offset: u64) -> std::io::Result<Vec<u8>> {
+        use std::io::BufRead;
+        self.seek(std::io::SeekFrom::Start(offset))?;
+        let mut buf = Vec::new();
+        std::io::BufReader::new(&mut *self).read_until(b'\n', &mut buf)?;
+        Ok(buf)
+    }
 }
 
 impl Report {
+    /// Read a run's output into the report: one pass, the triage lines placed, torn and foreign
+    /// lines skipped. The buckets are ranked (see [`Report::rank`]).
+    pub fn read(lines: &mut dyn Lines, catalog: Option<&Catalog>) -> std::io::Result<Report> {
+        let mut report = Report::default();
+        lines.each(&mut |at, raw| {
+            if let Some(line) = crate::run::output::read_line(raw) {
+                report.add(&line, at);
+            }
+        })?;
+        report.rank(catalog);
+        Ok(report)
+    }
+
     /// Add one output line (one that is not a triage line is ignored).
-    pub fn add(&mut self, line: &Value) {
-        let Some(placement) = line.get("triage").and_then(|t| Placement::deserialize(t).ok()) else { return };
+    fn add(&mut self, line: &OutputLine, at: u64) {
+        let Some(placement) = line.extra.get("triage").and_then(|t| Placement::deserialize(t).ok()) else { return };
         self.items += 1;
-        let answers = line.get("answers").cloned().unwrap_or(Value::Null);
         if self.model.is_none() {
-            let answered = answers.as_object().into_iter().flatten().map(|(_, a)| a).find(|a| a["ok"] == json!(true));
+            let answered = line.answers.values().find(|a| a["ok"] == json!(true));
             if let Some(a) = answered {
                 self.provider = a["provider"].as_str().map(String::from);
                 self.model = a["model"].as_str().map(String::from);
             }
         }
-        let entry = Entry {
-            id: line.get("id").cloned().unwrap_or(Value::Null),
-            title: line.get("title").and_then(Value::as_str).unwrap_or_default().to_string(),
-            placement,
-            answers,
-            bands: line.get("bands").cloned().unwrap_or(Value::Null),
-            recorded: line.get("recorded").cloned().unwrap_or(json!({})),
-        };
+        let id = line.id.as_ref().map_or_else(|| format!("record {}", line.record), |i| id_text(&i.value()));
+        let title = line.extra.get("title").and_then(Value::as_str).unwrap_or_default().to_string();
+        let entry = Entry { id, title, placement, at };
         match &entry.placement {
             Placement::HumanReview { .. } => self.human_review.push(entry),
             Placement::Classified { kind, .. } if kind == NOISE => self.noise.push(entry),
@@ -243,7 +296,7 @@ impl Report {
 
     /// Order the buckets as the catalog lists the kinds, and each bucket by severity, highest
     /// first (then by score, then by id); human review and noise by id.
-    pub fn rank(&mut self, catalog: Option<&Catalog>) {
+    fn rank(&mut self, catalog: Option<&Catalog>) {
         let order: Vec<String> = match catalog.and_then(|c| c.question("kind")).map(|q| &q.kind) {
             Some(k @ QuestionKind::Choice { .. }) => k.outcomes(),
             _ => Vec::new(),
@@ -267,6 +320,16 @@ impl Report {
     /// Issues classified into a kind's bucket.
     pub fn classified(&self) -> usize {
         self.buckets.iter().map(|(_, e)| e.len()).sum()
+    }
+
+    /// Issues sent to human review.
+    pub fn in_review(&self) -> usize {
+        self.human_review.len()
+    }
+
+    /// Issues in the noise bucket.
+    pub fn noise(&self) -> usize {
+        self.noise.len()
     }
 
     /// The report as Markdown: counts first, then human review, then each bucket as a table
@@ -307,7 +370,7 @@ impl Report {
                 let Placement::HumanReview { why, suggestion } = &e.placement else { continue };
                 out.push_str(&format!(
                     "| {} | {} | {} | {} |\n",
-                    cell(&id_text(&e.id)),
+                    cell(&e.id),
                     cell(&e.title),
                     cell(&why.join("; ")),
                     cell(suggestion.as_deref().unwrap_or("-"))
@@ -325,7 +388,7 @@ impl Report {
                 let Placement::Classified { severity, needs_repro, .. } = &e.placement else { continue };
                 out.push_str(&format!(
                     "| {} | {} {} | {} | {} |\n",
-                    cell(&id_text(&e.id)),
+                    cell(&e.id),
                     severity.level,
                     cell(&severity.label),
                     cell(&e.title),
@@ -340,49 +403,158 @@ impl Report {
         } else {
             out.push_str("| id | title |\n|---|---|\n");
             for e in &self.noise {
-                out.push_str(&format!("| {} | {} |\n", cell(&id_text(&e.id)), cell(&e.title)));
+                out.push_str(&format!("| {} | {} |\n", cell(&e.id), cell(&e.title)));
             }
         }
         out
     }
 
-    /// The report as JSON: the same content, with every answer's probabilities, the provider
-    /// and model, and the ledger row ids.
-    pub fn json(&self) -> Value {
-        let buckets: Map<String, Value> =
-            self.buckets.iter().map(|(k, e)| (k.clone(), serde_json::to_value(e).unwrap_or_default())).collect();
-        let mut counts = Map::new();
-        counts.insert("items".into(), json!(self.items));
-        counts.insert("classified".into(), json!(self.classified()));
-        counts.insert("noise".into(), json!(self.noise.len()));
-        counts.insert("human_review".into(), json!(self.human_review.len()));
-        counts.insert("by_kind".into(), self.buckets.iter().map(|(k, e)| (k.clone(), json!(e.len()))).collect());
-        json!({
-            "provider": self.provider,
-            "model": self.model,
-            "no_provider": self.no_provider,
-            "unprepared": self.unprepared,
-            "counts": counts,
-            "human_review": self.human_review,
-            "buckets": buckets,
-            "noise": self.noise,
-        })
+    /// Write the report as JSON, pretty, one entry at a time: every answer (with its
+    /// probabilities), the bands and the ledger row ids come from each entry's line in the
+    /// output, read again, so nothing of them is held.
+    pub fn write_json(&self, lines: &mut dyn Lines, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let counts = json!({
+            "items": self.items, "classified": self.classified(), "noise": self.noise.len(),
+            "human_review": self.human_review.len(),
+            "by_kind": self.buckets.iter().map(|(k, e)| (k.clone(), json!(e.len()))).collect::<Map<String, Value>>(),
+        });
+        let head = json!({"provider": self.provider, "model": self.model, "no_provider": self.no_provider,
+            "unprepared": self.unprepared, "counts": counts});
+        let head = serde_json::to_string_pretty(&head).map_err(std::io::Error::other)?;
+        // The head's members, then the lists, each entry written as it is read back.
+        let members = head.trim_end().strip_suffix('}').unwrap_or(&head).trim_end();
+        out.write_all(crate::escape::json_text(members).as_bytes())?;
+        out.write_all(b",\n  \"human_review\": ")?;
+        self.write_list(&self.human_review, lines, out, "  ")?;
+        out.write_all(b",\n  \"buckets\": {")?;
+        for (i, (kind, entries)) in self.buckets.iter().enumerate() {
+            let name = serde_json::to_string(kind).map_err(std::io::Error::other)?;
+            let sep = if i == 0 { "" } else { "," };
+            out.write_all(format!("{sep}\n    {}: ", crate::escape::json_text(&name)).as_bytes())?;
+            self.write_list(entries, lines, out, "    ")?;
+        }
+        out.write_all(if self.buckets.is_empty() { b"}".as_slice() } else { b"\n  }".as_slice() })?;
+        out.write_all(b",\n  \"noise\": ")?;
+        self.write_list(&self.noise, lines, out, "  ")?;
+        out.write_all(b"\n}\n")
+    }
+
+    /// One list of entries, an entry a line.
+    fn write_list(
+        &self,
+        entries: &[Entry],
+        lines: &mut dyn Lines,
+        out: &mut dyn std::io::Write,
+        indent: &str,
+    ) -> std::io::Result<()> {
+        if entries.is_empty() {
+            return out.write_all(b"[]");
+        }
+        out.write_all(b"[")?;
+        for (i, e) in entries.iter().enumerate() {
+            let text = serde_json::to_string(&self.entry_json(e, lines)?).map_err(std::io::Error::other)?;
+            let sep = if i == 0 { "" } else { "," };
+            out.write_all(format!("{sep}\n{indent}  {}", crate::escape::json_text(&text)).as_bytes())?;
+        }
+        out.write_all(format!("\n{indent}]").as_bytes())
+    }
+
+    fn entry_json(&self, e: &Entry, lines: &mut dyn Lines) -> std::io::Result<Value> {
+        let raw = lines.at(e.at)?;
+        let line = crate::run::output::read_line(&raw);
+        let mut v = json!({"id": line.as_ref().and_then(|l| l.id.as_ref()).map(|i| i.value()), "title": e.title});
+        if let Ok(Value::Object(p)) = serde_json::to_value(&e.placement)
+            && let Some(o) = v.as_object_mut()
+        {
+            o.extend(p);
+        }
+        if let Some(l) = line {
+            v["answers"] = Value::Object(l.answers);
+            v["bands"] = Value::Object(l.bands);
+            v["recorded"] = recorded_list(l.extra.get("recorded"));
+        }
+        Ok(v)
+    }
+}
+
+/// The ledger row ids a line records, as one shape: `[{question, id}]` (a line written before
+/// that shape had `{question: id}`).
+pub fn recorded_list(v: Option<&Value>) -> Value {
+    match v {
+        Some(Value::Object(by_question)) => {
+            Value::Array(by_question.iter().map(|(q, id)| json!({"question": q, "id": id})).collect())
+        }
+        Some(list @ Value::Array(_)) => list.clone(),
+        _ => json!([]),
+    }
+}
+
+/// What a triage run did: the engine's figures and the report over the whole output.
+#[derive(Debug)]
+pub struct Triaged {
+    /// The run's figures.
+    pub summary: Summary,
+    /// The report, over every issue the output holds (a resumed run's earlier ones too).
+    pub report: Report,
+}
+
+/// Triage an issue queue: each record asked the catalog's three questions on the run engine,
+/// placed, written to `out` (with the ledger rows `recorder` writes), and the report read back
+/// from `out` in one streaming pass.
+pub fn run(
+    prepared: Result<&Prepared, &Decision<()>>,
+    records: Records,
+    opts: run::Options<'_>,
+    out: &mut (impl std::io::Write + Lines),
+    mut recorder: Option<&mut Recorder>,
+    progress: impl FnMut(&Summary),
+) -> Result<Triaged, RunError> {
+    let catalog = prepared.ok().map(|p| p.catalog().clone());
+    let summary = run::run(
+        prepared,
+        records,
+        opts,
+        |finished| {
+            let line = match finished {
+                Finished::Outcome(o) => {
+                    let mut line = o.line(false);
+                    let title = o.item.input.get("title").and_then(Value::as_str).unwrap_or_default();
+                    extend(&mut line, title, &place(&o.decision, catalog.as_ref()));
+                    if let Some(r) = recorder.as_deref_mut() {
+                        line.extra.insert("recorded".into(), json!(r.record(&o.decision)));
+                    }
+                    line
+                }
+                Finished::Repeat(item) => Finished::repeat_line(&item),
+            };
+            let mut text = line.to_text().into_bytes();
+            text.push(b'\n');
+            out.write_all(&text)
+        },
+        progress,
+    )?;
+    out.flush().map_err(RunError::Sink)?;
+    let failure = prepared.err().and_then(|failed| failed.answers.iter().find_map(|(_, r)| r.clone().err()));
+    let mut report = Report::read(out, catalog.as_ref()).map_err(RunError::Sink)?;
+    report.no_provider = failure.as_ref().is_some_and(|f| f.reason == crate::answer::FailureReason::NoProvider);
+    report.unprepared = failure.map(|f| f.detail.unwrap_or_else(|| f.reason.to_string()));
+    Ok(Triaged { summary, report })
+}
+
+/// Ids in the order a maintainer reads them: numbers by value, before text.
+fn by_id(a: &str, b: &str) -> std::cmp::Ordering {
+    let num = |s: &str| s.strip_prefix('#').and_then(|n| n.parse::<f64>().ok());
+    match (num(a), num(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
     }
 }
 
 /// "1 issue", "3 issues".
 fn issues(n: usize) -> String {
     if n == 1 { "1 issue".into() } else { format!("{n} issues") }
-}
-
-/// Ids in the order a maintainer reads them: numbers by value, before text.
-fn by_id(a: &Value, b: &Value) -> std::cmp::Ordering {
-    match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => x.total_cmp(&y),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => id_text(a).cmp(&id_text(b)),
-    }
 }
 
 /// An id as a maintainer writes it: `#12` for an issue number, else as given.
@@ -407,13 +579,16 @@ mod tests {
     fn the_state_is_title_and_a_clipped_body_and_says_what_is_missing() {
         let obj = |v: Value| v.as_object().cloned().expect("test");
         let long = "x".repeat(BODY_MAX + 50);
-        let s = state(1, &obj(json!({"id": 1, "title": "Crash", "body": long}))).expect("test");
+        let s = state(&obj(json!({"id": 1, "title": "Crash", "body": long}))).expect("test");
         assert_eq!(s["item"]["title"], "Crash");
         assert_eq!(s["item"]["body"].as_str().expect("test").chars().count(), BODY_MAX);
         assert!(s["item"].get("id").is_none());
-        assert_eq!(state(3, &obj(json!({"id": 1}))), Err("input line 3: no \"title\" or \"body\" to triage".into()));
-        assert_eq!(state(4, &obj(json!({"title": 5}))), Err("input line 4: \"title\" is a number, not text".into()));
-        assert!(state(5, &obj(json!({"title": "t", "body": null}))).is_ok());
+        assert_eq!(state(&obj(json!({"id": 1}))), Err(NoIssue::Empty));
+        assert_eq!(
+            state(&obj(json!({"title": 5}))).map_err(|e| e.to_string()),
+            Err("\"title\" is a number, not text".into())
+        );
+        assert!(state(&obj(json!({"title": "t", "body": null}))).is_ok());
     }
 
     #[test]

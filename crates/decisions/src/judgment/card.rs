@@ -244,15 +244,25 @@ fn slug(label: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join("-"))
 }
 
-/// The option an answer names, by id or label; `Err` lists the options to choose from.
-pub fn chosen_option<'a>(card: &'a Value, answer: &str) -> Result<&'a Value, String> {
+/// An answer that names no option of its card.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{answer}\" is no option of this card (options: {options})")]
+pub struct NotAnOption {
+    /// The answer given.
+    pub answer: String,
+    /// The card's options, `id (label)`.
+    pub options: String,
+}
+
+/// The option an answer names, by id or label.
+pub fn chosen_option<'a>(card: &'a Value, answer: &str) -> Result<&'a Value, NotAnOption> {
     let options = card["options"].as_array().map(Vec::as_slice).unwrap_or_default();
     options.iter().find(|o| o["id"].as_str() == Some(answer) || o["label"].as_str() == Some(answer)).ok_or_else(|| {
         let ids: Vec<String> = options
             .iter()
             .map(|o| format!("{} ({})", o["id"].as_str().unwrap_or("?"), o["label"].as_str().unwrap_or("?")))
             .collect();
-        format!("\"{answer}\" is no option of this card (options: {})", ids.join(", "))
+        NotAnOption { answer: answer.to_string(), options: ids.join(", ") }
     })
 }
 
@@ -344,7 +354,7 @@ mod tests {
         assert_eq!(chosen_option(&c, "b").map(|o| o["id"].clone()), Ok(json!("b")));
         assert_eq!(chosen_option(&c, "Wait").map(|o| o["id"].clone()), Ok(json!("b")));
         assert_eq!(
-            chosen_option(&c, "maybe").err().as_deref(),
+            chosen_option(&c, "maybe").err().map(|e| e.to_string()).as_deref(),
             Some("\"maybe\" is no option of this card (options: a (Ship), b (Wait))")
         );
     }

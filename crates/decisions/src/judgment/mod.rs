@@ -23,7 +23,7 @@ use crate::jsonl::{self, Format, Versioning};
 pub const FORMAT: Format = Format { major: 1, minor: 0 };
 
 mod card;
-pub use card::{CONFIDENCES, CardProblem, NewCardError, card_problems, chosen_option, new_card};
+pub use card::{CONFIDENCES, CardProblem, NewCardError, NotAnOption, card_problems, chosen_option, new_card};
 
 /// The most results a search or recall returns.
 pub const MAX_RESULTS: usize = 3;

@@ -237,6 +237,17 @@ pub fn count_rows(path: &Path) -> Result<(usize, usize), LedgerError> {
     with_file(path, |chunks| chunks.iter().map(Vec::len).sum())
 }
 
+/// A row's id, as a consumer returns it for whoever learns the outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RowId(pub String);
+
+impl std::fmt::Display for RowId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// A fresh row id.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
