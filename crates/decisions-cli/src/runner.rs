@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use decisions::run::input::{Layout, RECORD_MAX, Records, Shape};
 use decisions::run::output::{OutputError, OutputFile};
-use decisions::run::pace::{Pacer, Rate};
+use decisions::run::pace::{MAX_PAUSE, Pacer, Rate};
 use decisions::run::resume::{Done, resume};
 use decisions::run::summary::Summary;
 use decisions::run::{CONCURRENCY, Options};
@@ -26,12 +26,8 @@ pub struct RunArgs {
     /// Write one result line an item to this file, which --resume continues
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Requests in flight at once
-    #[arg(long, value_name = "N", default_value_t = CONCURRENCY, value_parser = concurrency)]
-    pub concurrency: usize,
-    /// At most this many requests, evenly spaced: N/s, N/min or N/h
-    #[arg(long, value_name = "N/min")]
-    pub rate: Option<Rate>,
+    #[command(flatten)]
+    pub pace: PaceArgs,
     /// Continue the run in --output: skip every item with a final line, ask the rest again
     #[arg(long, requires = "output")]
     pub resume: bool,
@@ -44,6 +40,27 @@ pub struct RunArgs {
     /// Keep each score answer's legend (the catalog's) on every output line
     #[arg(long)]
     pub verbose: bool,
+}
+
+// How fast a run asks: what `eval` shares with `batch` and `triage`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PaceArgs {
+    /// Requests in flight at once
+    #[arg(long, value_name = "N", default_value_t = CONCURRENCY, value_parser = concurrency)]
+    pub concurrency: usize,
+    /// At most this many requests (a ceiling: a 429 slows the run below it): N/s, N/min or N/h
+    #[arg(long, value_name = "N/min")]
+    pub rate: Option<Rate>,
+    /// The longest pause (Retry-After) the provider may ask for before the run stops, leaving the rest for --resume
+    #[arg(long, value_name = "SECONDS", default_value_t = MAX_PAUSE.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_pause: u64,
+}
+
+impl PaceArgs {
+    /// The run's one pacer.
+    pub fn pacer(&self) -> Arc<Pacer> {
+        Arc::new(Pacer::with_max_pause(self.rate, std::time::Duration::from_secs(self.max_pause)))
+    }
 }
 
 /// Requests in flight at once, for `--concurrency`: 1 to 256.
@@ -64,9 +81,28 @@ fn layout(s: &str) -> Result<Layout, String> {
 }
 
 /// Open the input (`-` is standard input), and for a file of lines its total.
-pub fn open_input(path: &Path, run: &RunArgs) -> anyhow::Result<(Records, Option<u64>)> {
-    decisions::run::input::open(path, run.layout, run.record_max)
+pub fn open_input(path: &Path, layout: Layout, record_max: usize) -> anyhow::Result<(Records, Option<u64>)> {
+    decisions::run::input::open(path, layout, record_max)
         .map_err(|e| CliError::usage(format!("--input {}: {e}", path.display())).into())
+}
+
+/// A seam the provider cannot serve (a catalog it cannot take, a question kind it does not
+/// speak, a descriptor that breaks a rule) is a usage error before the first line is read;
+/// no provider, or no key, is not: each item's line says so and `--resume` asks it later.
+pub fn usable_seam(prepared: &Result<decisions::Prepared, decisions::Decision<()>>) -> anyhow::Result<()> {
+    let Err(failed) = prepared else { return Ok(()) };
+    let Some(f) = failed.answers.iter().find_map(|(_, r)| r.as_ref().err()) else { return Ok(()) };
+    match f.reason {
+        decisions::FailureReason::Validation | decisions::FailureReason::Unsupported => Err(CliError::usage(format!(
+            "provider \"{}\" cannot be asked this: {}: {}",
+            failed.provider,
+            f.reason,
+            f.detail.clone().unwrap_or_default()
+        ))
+        .hint("decisions doctor shows what the provider supports; docs/contract.md says what a catalog may hold")
+        .into()),
+        _ => Ok(()),
+    }
 }
 
 /// The run's output file: created new (locked for the run), or with `--resume` continued, the
@@ -92,9 +128,8 @@ pub fn open_output(run: &RunArgs) -> anyhow::Result<(Option<OutputFile>, Done)> 
 }
 
 /// The engine's options from the flags: one pacer for the whole run.
-pub fn options<'a>(run: &RunArgs, mut shape: Shape, done: Done, stop: &'a AtomicBool) -> Options<'a> {
-    shape.max = run.record_max;
-    Options { shape, concurrency: run.concurrency, pacer: Arc::new(Pacer::new(run.rate)), done, stop }
+pub fn options<'a>(pace: &PaceArgs, shape: Shape, done: Done, stop: &'a AtomicBool) -> Options<'a> {
+    Options { shape, concurrency: pace.concurrency, pacer: pace.pacer(), done, stop }
 }
 
 /// The stop flag Ctrl-C and SIGTERM set: the first stops dispatching; a second one, while the
@@ -160,9 +195,16 @@ pub fn failed(e: decisions::run::RunError) -> anyhow::Error {
     }
 }
 
-/// Print the summary line on stderr and give the run's exit code: 130 when Ctrl-C stopped it.
+/// Print the summary line on stderr and give the run's exit code: 130 when Ctrl-C stopped it,
+/// 1 when the run stopped itself (a pause past the bound, a provider that refused it) or when
+/// items were asked and not one question was answered.
 pub fn finish(summary: &mut Summary, resumable: bool) -> u8 {
     summary.resumable = resumable;
     eprintln!("{}", decisions::escape::terminal(&summary.line()));
-    if summary.interrupted { INTERRUPTED } else { exit::OK }
+    match (summary.interrupted, &summary.halt) {
+        (true, _) => INTERRUPTED,
+        (false, Some(_)) => exit::FAIL,
+        (false, None) if summary.nothing_answered() => exit::FAIL,
+        (false, None) => exit::OK,
+    }
 }

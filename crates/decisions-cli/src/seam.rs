@@ -88,13 +88,17 @@ impl SeamArgs {
     }
 }
 
-/// The names a person may have meant by `typed`, nearest first: those within a third of its
-/// length in edits (at least one), for a "did you mean".
+/// The name a person most likely meant by `typed`, for a "did you mean": the nearest within
+/// about a third of its length in edits (at least one), or one that begins the other.
 pub fn nearest<'a>(typed: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let bound = (typed.chars().count() / 3).max(1);
+    let bound = typed.chars().count().div_ceil(3).max(1);
     known
         .into_iter()
-        .map(|k| (strsim::damerau_levenshtein(typed, k), k))
+        .filter(|k| *k != typed)
+        .map(|k| {
+            let prefix = k.starts_with(typed) || typed.starts_with(k);
+            (if prefix { 0 } else { strsim::damerau_levenshtein(typed, k) }, k)
+        })
         .filter(|(d, _)| *d <= bound)
         .min()
         .map(|(_, k)| k)

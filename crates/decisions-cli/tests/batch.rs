@@ -254,7 +254,10 @@ fn ctrl_c_stops_dispatching_finishes_in_flight_prints_the_summary_and_exits_130(
     std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr).expect("read");
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(took < Duration::from_secs(5), "stopped within the in-flight budget, took {took:?}");
-    assert!(stderr.contains("interrupted: ") && stderr.contains("; --resume continues it"), "{stderr}");
+    assert!(
+        stderr.contains("; interrupted; ") && stderr.contains(" read and not asked; --resume continues it"),
+        "{stderr}"
+    );
     let written = ids(&lines(&out));
     assert!(written.len() < 100, "stopped early");
     // Every request the server answered is a line: in-flight requests finished and were written.
@@ -314,7 +317,9 @@ fn with_no_provider_every_item_is_a_no_provider_failure_left_to_retry() {
         "--output",
         "out.jsonl",
     ]));
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Nothing at all was answered: every line is written, and the run exits 1 saying so.
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.trim_end().ends_with("; nothing was answered"), "{}", r.stderr);
     let lines = lines(&root.join("out.jsonl"));
     assert_eq!(lines.len(), 5);
     for l in &lines {
@@ -571,7 +576,7 @@ fn triage_with_no_provider_sends_everything_to_human_review_and_says_so_first() 
     let (_dir, root) = project(None);
     std::fs::write(root.join("issues.jsonl"), jsonl(&queue())).expect("write");
     let r = run(decisions(&root).args(["triage", "--input", "issues.jsonl", "--json", "report.json"]));
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.code, 1, "nothing was answered: {}", r.stderr);
     assert_eq!(
         r.stdout.lines().next(),
         Some(
@@ -594,7 +599,7 @@ fn a_resumed_triage_reports_on_the_whole_queue() {
     std::fs::write(root.join("issues.jsonl"), jsonl(&queue())).expect("write");
     let first =
         run(decisions(&root).args(["triage", "issues.jsonl", "--output", "results.jsonl", "--report", "r1.md"]));
-    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.code, 1, "nothing was answered: {}", first.stderr);
     // The provider comes up; the resumed run asks every issue that was never asked.
     let stub = triage_provider();
     let (_d2, with) = project(Some(&stub.url("/v1/systemone")));

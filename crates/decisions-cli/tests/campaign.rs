@@ -1130,7 +1130,7 @@ fn hostile_id(rng: &mut Rng, k: usize) -> Option<String> {
 }
 
 /// The families the run engine met in the campaign: one output shared by two runs, ids that
-/// collide, a torn tail, a symlinked output, endless lines, deep nesting.
+/// collide, a torn tail, a symlinked output, endless lines, hostile pauses, deep nesting.
 fn runs(rng: &mut Rng, n: usize, t: &mut Tally) {
     let stub = Stub::keep_alive(vec![
         Reply::json(&json!({"model": "jev-1.13.0",
@@ -1146,7 +1146,7 @@ fn runs(rng: &mut Rng, n: usize, t: &mut Tally) {
         let records = 20 + rng.below(120);
         let plain: String = (1..=records).map(|k| format!("{}\n", json!({"id": k, "n": k}))).collect();
         let out = root.join("out.jsonl");
-        match i % 6 {
+        match i % 7 {
             0 => {
                 // Shared output: two fresh runs at once, then a resume beside a resume.
                 std::fs::write(root.join("items.jsonl"), &plain).expect("write");
@@ -1250,6 +1250,43 @@ fn runs(rng: &mut Rng, n: usize, t: &mut Tally) {
                 finish(t, "endless lines", start(root, &args));
                 check_run_output(t, "endless lines", &out, records);
             }
+            5 => {
+                // Hostile pauses: the first answer asks for any wait, in any spelling; the run
+                // ends (or stops) in bounded time, and a resume finishes it, each record once.
+                let pauses = [
+                    ("Retry-After", "3600"),
+                    ("Retry-After", "1e9"),
+                    ("Retry-After", "-1"),
+                    ("Retry-After", "NaN"),
+                    ("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"),
+                    ("retry-after-ms", "99999999"),
+                    ("Retry-After", "0.5"),
+                    ("Retry-After", "99999999999999999999999"),
+                ];
+                let (name, value) = *rng.pick(&pauses);
+                let status = *rng.pick(&[429u16, 503, 529]);
+                let first = Reply::status(status, r#"{"error":{"message":"wait"}}"#).header(name, value);
+                let told = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let once = std::sync::Arc::clone(&told);
+                let good =
+                    Reply::json(&json!({"model": "jev-1.13.0", "answers": {"ok": {"type": "noul", "noul": 0.97}}}));
+                let hostile = Stub::keep_alive(vec![Reply::computed(move |_| {
+                    if once.swap(true, std::sync::atomic::Ordering::SeqCst) { good.clone() } else { first.clone() }
+                })]);
+                let (pdir, pleo) = project(&hostile.url("/v1/systemone"));
+                std::fs::write(pleo.join("decisions/ok.json"), catalog.to_string()).expect("write");
+                std::fs::write(pdir.path().join("items.jsonl"), &plain).expect("write");
+                let label = format!("{status} with {name}: {value}");
+                let started = Instant::now();
+                finish(t, &format!("hostile pause {label}"), start(pdir.path(), &RUN));
+                if started.elapsed() > Duration::from_secs(20) {
+                    t.found("hang", format!("hostile pause {label}: {:?}", started.elapsed()));
+                }
+                let mut resume = RUN.to_vec();
+                resume.push("--resume");
+                finish(t, &format!("hostile pause {label} (resumed)"), start(pdir.path(), &resume));
+                check_run_output(t, &format!("hostile pause {label}"), &pdir.path().join("out.jsonl"), records);
+            }
             _ => {
                 // Nesting: an array whose elements nest to any depth.
                 let elements: Vec<String> = (1..=records)
@@ -1291,7 +1328,7 @@ fn the_campaign_finds_no_panic_hang_leak_or_lost_row() {
     writers(4, (cases / 60).max(2), &mut t);
     faults(&mut rng, if cases >= 10_000 { usize::MAX } else { 3 }, &mut t);
     consumers(&mut rng, (cases * 5 / 100).max(3), &mut t, cases >= 10_000);
-    runs(&mut rng, (cases * 4 / 100).max(6), &mut t);
+    runs(&mut rng, (cases * 4 / 100).max(7), &mut t);
     let parts: Vec<String> = t.by_part.iter().map(|(n, c)| format!("{n} {c}")).collect();
     println!(
         "campaign: seed {seed}, {} cases ({}) in {:.1}s: {} panics, {} hangs, {} leaks, {} lost rows, {} injected, {} silent",

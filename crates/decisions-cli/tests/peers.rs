@@ -190,7 +190,7 @@ fn eval_against_sparrow_reports_scores_and_records_evidence_that_propose_reads()
         e["invalid"][0].as_str().is_some_and(|l| l.starts_with("input line 41: label 7 is not one of 0, 1, 2, 3")),
         "{e:#}"
     );
-    for metric in ["accuracy", "mean_p_label", "brier", "ece", "rank_correlation"] {
+    for metric in ["accuracy", "mean_p_label", "brier_distribution", "brier_certainty", "ece", "rank_correlation"] {
         assert!(e[metric].as_f64().is_some_and(f64::is_finite), "{metric}: {e:#}");
     }
     assert_eq!(e["proposal"]["samples"], 40);

@@ -17,6 +17,7 @@ mod install;
 mod ledgers;
 mod outputs;
 mod peers;
+mod queues;
 mod runs;
 #[cfg(feature = "jsonschema")]
 mod schemas;

@@ -246,8 +246,12 @@ pub struct Evaluation {
     pub accuracy: Option<f64>,
     /// The mean probability put on the true label, over measured answers.
     pub mean_p_label: Option<f64>,
-    /// The mean Brier score of the distribution against the label, over measured answers.
-    pub brier: Option<f64>,
+    /// The distribution Brier score: the mean, over measured answers, of the sum over the
+    /// outcomes of (p - [outcome is the label])² (0 to 2; for a noul, (p(yes) - y)², 0 to 1).
+    pub brier_distribution: Option<f64>,
+    /// The certainty Brier score: the mean of (certainty - correct)², as `ledger report` gives
+    /// it (0 to 1).
+    pub brier_certainty: Option<f64>,
     /// The expected calibration error of certainty against correctness (10 bins).
     pub ece: Option<f64>,
     /// For a score: Spearman's rank correlation of the expected level with the label.
@@ -290,7 +294,8 @@ impl Evaluation {
             failures: failed,
             accuracy: mean(&mut scored.iter().map(|s| if s.correct { 1.0 } else { 0.0 })),
             mean_p_label: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.0))),
-            brier: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.1))),
+            brier_distribution: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.1))),
+            brier_certainty: calibration.as_ref().map(|r| r.brier_certainty),
             ece: calibration.as_ref().map(|r| r.ece),
             rank_correlation: matches!(question.kind, QuestionKind::Score { .. }).then(|| spearman(&levels)).flatten(),
             proposal: propose_thresholds(&rows).into_iter().next(),
@@ -331,7 +336,14 @@ impl Evaluation {
             "mean p(true label)         {}  (over {measured} measured answers)\n",
             f(self.mean_p_label)
         ));
-        out.push_str(&format!("Brier (distribution)       {}\n", f(self.brier)));
+        out.push_str(&format!(
+            "Brier (distribution)       {}  (0-2: the answer's probabilities against the label)\n",
+            f(self.brier_distribution)
+        ));
+        out.push_str(&format!(
+            "Brier (certainty)          {}  (0-1: certainty against correct, as ledger report)\n",
+            f(self.brier_certainty)
+        ));
         out.push_str(&format!("ECE (certainty, 10 bins)   {}\n", f(self.ece)));
         if self.kind == "score" {
             out.push_str(&format!(

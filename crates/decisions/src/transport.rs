@@ -44,10 +44,26 @@ pub(crate) struct Retry {
 /// request waits its turn under, and a pause every caller honours when a server says it is
 /// congested, not only the call that was told.
 pub trait Pace: Send + Sync {
-    /// Wait for a turn to send, until `deadline`; false when none comes in time.
-    fn turn(&self, deadline: Instant) -> bool;
+    /// Wait for a turn to send, until `deadline`; why not, when none comes in time.
+    fn turn(&self, deadline: Instant) -> Result<(), Refused>;
     /// The server answered `status` (429, 503, 529) and asked for `wait`: every caller pauses.
     fn congested(&self, status: u16, wait: Duration);
+    /// The server answered without pushing back.
+    fn answered(&self) {}
+}
+
+/// Why a pace gave no turn before a deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// The rate's next turn comes after it.
+    Late,
+    /// The provider asked every caller to wait (`status`, for `wait` more), past it.
+    Paused {
+        /// The status that asked.
+        status: u16,
+        /// How long is left of the pause.
+        wait: Duration,
+    },
 }
 
 /// Idle connections a prepared seam keeps open to its provider: one a batch worker, at the
@@ -109,8 +125,8 @@ impl Call<'_> {
         let payload = serde_json::to_vec(&body).map_err(|e| self.fail(FailureReason::Validation, e.to_string()))?;
         let mut attempt = 1;
         loop {
-            if self.pace.is_some_and(|p| !p.turn(self.deadline)) {
-                return Err(self.timeout());
+            if let Some(Err(why)) = self.pace.map(|p| p.turn(self.deadline)) {
+                return Err(self.refused(why));
             }
             let remaining = self.deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
@@ -142,6 +158,9 @@ impl Call<'_> {
                 Err(e) => return Err(self.transport_error(e)),
             };
             let congested = matches!(status, 429 | 503 | 529);
+            if !congested && let Some(p) = self.pace {
+                p.answered();
+            }
             if congested {
                 if let Some(p) = self.pace {
                     p.congested(status, wait);
@@ -175,6 +194,23 @@ impl Call<'_> {
                     Err(self.fail(status_reason(status), status_detail(status, message.as_deref())))
                 }
             };
+        }
+    }
+
+    /// No turn before the deadline: a rate too slow for the budget is a timeout; a pause the
+    /// provider asked for that outlasts it is its congestion, worth retrying later.
+    fn refused(&self, why: Refused) -> Failure {
+        match why {
+            Refused::Late => self.timeout(),
+            Refused::Paused { status, wait } => self.fail(
+                status_reason(status),
+                format!(
+                    "provider \"{}\" asked every request to wait {:.1} s more (HTTP {status}), past this item's {}ms budget",
+                    self.provider,
+                    wait.as_secs_f64(),
+                    self.budget_ms
+                ),
+            ),
         }
     }
 
@@ -247,7 +283,8 @@ fn retry_delay(headers: &ureq::http::HeaderMap, attempt: u32) -> Duration {
     let ms = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok());
     let secs = header("retry-after").and_then(|v| v.parse::<f64>().ok()).map(|s| s * 1000.0);
     match ms.or(secs).filter(|x| x.is_finite() && *x >= 0.0) {
-        Some(ms) => Duration::from_millis(ms.min(3_600_000.0).round() as u64),
+        // Up to a day: a longer wait is as good as one, and is said as asked up to that.
+        Some(ms) => Duration::from_millis(ms.min(86_400_000.0).round() as u64),
         None => Duration::from_millis(BACKOFF_MS[(attempt as usize - 1).min(BACKOFF_MS.len() - 1)]),
     }
 }

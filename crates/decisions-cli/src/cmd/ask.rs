@@ -75,6 +75,22 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         ..Request::default()
     };
     let decision = decisions::ask(&request, ());
+    // A missing catalog stays the no_catalog outcome (hooks rely on exit 0); a near name the
+    // project holds is pointed out on stderr.
+    if let (Some(leo), Some(name)) = (&leo_dir, crate::input::catalog_name(&args.catalog))
+        && decision
+            .answers
+            .iter()
+            .any(|(_, r)| r.as_ref().is_err_and(|f| f.reason == decisions::FailureReason::NoCatalog))
+    {
+        let names = crate::seam::catalog_names(leo);
+        if let Some(near) = crate::seam::nearest(name, names.iter().map(String::as_str)) {
+            eprintln!(
+                "{}",
+                decisions::escape::terminal(&format!("hint: no catalog \"{name}\"; did you mean --catalog {near}?"))
+            );
+        }
+    }
     match &args.record {
         None => crate::output::print_json(&decision, false)?,
         Some(consumer) => {

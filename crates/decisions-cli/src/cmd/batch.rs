@@ -61,10 +61,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         };
     let state = args.state_field.clone().map_or(StateOf::Whole, StateOf::Field);
     let shape = Shape { id_fields: vec![args.id_field.clone()], state, ..Shape::default() };
-    let (records, total) = open_input(&args.input, &args.run)?;
+    let (records, total) = open_input(&args.input, args.run.layout, args.run.record_max)?;
     crate::seam::check_catalog(&request, &args.catalog, "--questions")?;
-    let (mut output, done) = open_output(&args.run)?;
     let prepared = decisions::prepare(&request);
+    crate::runner::usable_seam(&prepared)?;
+    let (mut output, done) = open_output(&args.run)?;
     let stop = stop_on_signals();
     let bar = Bar::new(total);
     let verbose = args.run.verbose;
@@ -72,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let summary = decisions::run::run(
         prepared.as_ref(),
         records,
-        options(&args.run, shape, done, &stop),
+        options(&args.run.pace, Shape { max: args.run.record_max, ..shape }, done, &stop),
         |finished| {
             let line = match finished {
                 Finished::Outcome(o) => {

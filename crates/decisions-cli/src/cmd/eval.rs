@@ -10,11 +10,10 @@ use std::path::PathBuf;
 
 use decisions::eval::{self, Evaluated};
 use decisions::run::input::{Layout, RECORD_MAX};
-use decisions::run::pace::Rate;
 use decisions::run::resume::Done;
 
 use crate::exit::{self, CliError};
-use crate::runner::{Bar, RunArgs, failed, finish, open_input, options, stop_on_signals};
+use crate::runner::{Bar, PaceArgs, failed, finish, open_input, options, stop_on_signals};
 use crate::seam::SeamArgs;
 
 /// Evaluate a provider on labelled states: accuracy, calibration, and the bars the evidence supports
@@ -29,12 +28,8 @@ pub struct Args {
     /// Labelled states, one {"state": ..., "label": ...} a line ("-" for standard input)
     #[arg(long, value_name = "FILE")]
     input: PathBuf,
-    /// Requests in flight at once
-    #[arg(long, value_name = "N", default_value_t = decisions::run::CONCURRENCY, value_parser = crate::runner::concurrency)]
-    concurrency: usize,
-    /// At most this many requests, evenly spaced: N/s, N/min or N/h
-    #[arg(long, value_name = "N/min")]
-    rate: Option<Rate>,
+    #[command(flatten)]
+    pace: PaceArgs,
     /// Write the reliability diagram (accuracy against certainty) here
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
@@ -60,16 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             return Err(e.hint("run inside a project, or pass --leo-dir").into());
         }
     };
-    let run = RunArgs {
-        output: None,
-        concurrency: args.concurrency,
-        rate: args.rate,
-        resume: false,
-        record_max: RECORD_MAX,
-        layout: Layout::Auto,
-        verbose: false,
-    };
-    let (records, total) = open_input(&args.input, &run)?;
+    let (records, total) = open_input(&args.input, Layout::Auto, RECORD_MAX)?;
     crate::seam::check_catalog(&request, &args.catalog, "--question")?;
     // The diagram's file is opened before anything is asked (a path that cannot be written
     // fails now, not after every item was asked), and emptied only when the diagram is written.
@@ -77,7 +63,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(path) => Some(Svg::open(path)?),
         None => None,
     };
-    let prepared = match decisions::prepare(&request) {
+    let prepared = decisions::prepare(&request);
+    crate::runner::usable_seam(&prepared)?;
+    let prepared = match prepared {
         Ok(p) => p,
         Err(failed) => {
             let why = failed.answers.iter().find_map(|(_, r)| r.clone().err());
@@ -94,10 +82,13 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .ok_or_else(|| CliError::usage(format!("--question {}: not in the catalog", args.question)))?;
     let stop = stop_on_signals();
     let bar = Bar::new(total);
-    let evaluated =
-        eval::run(&prepared, &question, records, options(&run, eval::shape(&question), Done::default(), &stop), |s| {
-            bar.show(s)
-        });
+    let evaluated = eval::run(
+        &prepared,
+        &question,
+        records,
+        options(&args.pace, eval::shape(&question), Done::default(), &stop),
+        |s| bar.show(s),
+    );
     bar.finish();
     let Evaluated { mut summary, evaluation, rows, latency_ms } = evaluated.map_err(failed)?;
     // Every output is written that can be; one that fails is said after the report.
@@ -129,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         let mut out = serde_json::to_value(&evaluation)?;
         out["latency_ms"] = serde_json::json!({"median": latency_ms.0, "p90": latency_ms.1});
         out["items_per_s"] = serde_json::json!(summary.throughput);
+        out["run"] = serde_json::to_value(&summary)?;
         out["recorded"] = serde_json::json!(recorded.as_ref().map(|(_, n)| n));
         crate::output::print_json(&out, false)?;
     } else {

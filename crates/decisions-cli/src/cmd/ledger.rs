@@ -73,7 +73,7 @@ enum Verb {
         #[arg(long, value_enum, default_value = "json")]
         format: Format,
     },
-    /// Print calibration per provider and question: samples, accuracy, Brier score, ECE
+    /// Print calibration per provider and question: samples, accuracy, certainty Brier score (brier_cert), ECE
     Report {
         /// Also write a reliability diagram to this SVG file
         #[arg(long, value_name = "FILE")]
@@ -178,13 +178,13 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let (reports, skipped) = report_file(&path)?;
             crate::output::warn_skipped(skipped, &path);
             println!(
-                "{:<12} {:<16} {:>7} {:>8} {:>7} {:>7}",
-                "provider", "question", "samples", "accuracy", "brier", "ece"
+                "{:<12} {:<16} {:>7} {:>8} {:>10} {:>7}",
+                "provider", "question", "samples", "accuracy", "brier_cert", "ece"
             );
             for r in &reports {
                 println!(
-                    "{:<12} {:<16} {:>7} {:>8.3} {:>7.3} {:>7.3}",
-                    r.provider, r.question, r.samples, r.accuracy, r.brier, r.ece
+                    "{:<12} {:<16} {:>7} {:>8.3} {:>10.3} {:>7.3}",
+                    r.provider, r.question, r.samples, r.accuracy, r.brier_certainty, r.ece
                 );
             }
             if reports.is_empty() {

@@ -65,7 +65,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         state: StateOf::Derived(Arc::new(derive)),
         ..Shape::default()
     };
-    let (records, total) = open_input(&input_path, &args.run)?;
+    let (records, total) = open_input(&input_path, args.run.layout, args.run.record_max)?;
+    let prepared = decisions::prepare(&request);
+    crate::runner::usable_seam(&prepared)?;
     let (output, done) = open_output(&args.run)?;
     let resumable = output.is_some();
     // Without --output the lines still go to a file (unnamed, gone when the run ends): the
@@ -74,13 +76,12 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         Some(o) => o,
         None => OutputFile::scratch().map_err(|e| CliError::fail(format!("a scratch file for the report: {e}")))?,
     };
-    let prepared = decisions::prepare(&request);
     let stop = stop_on_signals();
     let bar = Bar::new(total);
     let triaged = triage::run(
         prepared.as_ref(),
         records,
-        options(&args.run, shape, done, &stop),
+        options(&args.run.pace, Shape { max: args.run.record_max, ..shape }, done, &stop),
         &mut output,
         recorder.as_mut(),
         |s| bar.show(s),
@@ -92,6 +93,8 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     {
         eprintln!("warning: not recorded for {} issues: {e}", r.missed);
     }
+    triaged.summary.resumable = resumable;
+    triaged.report.describe(&triaged.summary);
     write_reports(&triaged.report, &mut output, args.report.as_deref(), args.json.as_deref())?;
     Ok(finish(&mut triaged.summary, resumable))
 }

@@ -216,6 +216,13 @@ pub struct Report {
     pub unprepared: Option<String>,
     /// Issues read.
     pub items: usize,
+    /// What happened to the run, when the report is not the whole story: the first line of
+    /// the report (see [`Report::describe`]).
+    pub status: Option<String>,
+    /// The first failure the run met, for a report where nothing was answered.
+    pub first_failure: Option<String>,
+    /// The run's figures (the JSON report's `run`): set by [`Report::describe`].
+    pub run: Option<Summary>,
     human_review: Vec<Entry>,
     buckets: Vec<(String, Vec<Entry>)>,
     noise: Vec<Entry>,
@@ -327,6 +334,38 @@ impl Report {
         self.human_review.len()
     }
 
+    /// Say first what happened to the run, when the report is not the whole story: a run
+    /// stopped or interrupted is a partial report; a run where nothing was answered says why
+    /// (a run that could not be prepared already says so).
+    pub fn describe(&mut self, summary: &Summary) {
+        self.run = Some(summary.clone());
+        let left = summary.not_asked();
+        let resume = if summary.resumable {
+            "; run it again with --resume to continue it"
+        } else {
+            "; without --output there is nothing to resume from"
+        };
+        let partial = |what: &str| {
+            format!(
+                "Partial report: the run {what} after {} issues; {left} read and not asked are not in it{resume}.",
+                summary.asked + summary.skipped + summary.duplicates,
+            )
+        };
+        self.status = match (&summary.halt, summary.interrupted) {
+            (Some(why), _) => Some(partial(&format!("stopped ({why})"))),
+            (None, true) => Some(partial("was interrupted")),
+            (None, false) if summary.nothing_answered() && !self.no_provider && self.unprepared.is_none() => {
+                Some(format!(
+                    "Nothing was answered ({}): {} of {} in human review. Run decisions doctor --probe to see why.",
+                    self.first_failure.as_deref().unwrap_or("every question failed"),
+                    self.human_review.len(),
+                    issues(self.items)
+                ))
+            }
+            _ => None,
+        };
+    }
+
     /// Issues in the noise bucket.
     pub fn noise(&self) -> usize {
         self.noise.len()
@@ -336,6 +375,9 @@ impl Report {
     /// ranked by severity, then noise.
     pub fn markdown(&self) -> String {
         let mut out = String::new();
+        if let Some(status) = &self.status {
+            out.push_str(&format!("{}\n\n", markdown(status)));
+        }
         let all = format!("{} of {} in human review", self.human_review.len(), issues(self.items));
         if self.no_provider {
             out.push_str(&format!(
@@ -418,8 +460,8 @@ impl Report {
             "human_review": self.human_review.len(),
             "by_kind": self.buckets.iter().map(|(k, e)| (k.clone(), json!(e.len()))).collect::<Map<String, Value>>(),
         });
-        let head = json!({"provider": self.provider, "model": self.model, "no_provider": self.no_provider,
-            "unprepared": self.unprepared, "counts": counts});
+        let head = json!({"status": self.status, "provider": self.provider, "model": self.model,
+            "no_provider": self.no_provider, "unprepared": self.unprepared, "counts": counts, "run": self.run});
         let head = serde_json::to_string_pretty(&head).map_err(std::io::Error::other)?;
         // The head's members, then the lists, each entry written as it is read back.
         let members = head.trim_end().strip_suffix('}').unwrap_or(&head).trim_end();
@@ -510,6 +552,7 @@ pub fn run(
     progress: impl FnMut(&Summary),
 ) -> Result<Triaged, RunError> {
     let catalog = prepared.ok().map(|p| p.catalog().clone());
+    let mut first_failure = None;
     let summary = run::run(
         prepared,
         records,
@@ -517,6 +560,12 @@ pub fn run(
         |finished| {
             let line = match finished {
                 Finished::Outcome(o) => {
+                    if first_failure.is_none() {
+                        first_failure = o.decision.answers.iter().find_map(|(_, r)| {
+                            let f = r.as_ref().err()?;
+                            Some(format!("{}: {}", f.reason, f.detail.clone().unwrap_or_default()))
+                        });
+                    }
                     let mut line = o.line(false);
                     let title = o.item.input.get("title").and_then(Value::as_str).unwrap_or_default();
                     extend(&mut line, title, &place(&o.decision, catalog.as_ref()));
@@ -538,6 +587,7 @@ pub fn run(
     let mut report = Report::read(out, catalog.as_ref()).map_err(RunError::Sink)?;
     report.no_provider = failure.as_ref().is_some_and(|f| f.reason == crate::answer::FailureReason::NoProvider);
     report.unprepared = failure.map(|f| f.detail.unwrap_or_else(|| f.reason.to_string()));
+    report.first_failure = first_failure;
     Ok(Triaged { summary, report })
 }
 

@@ -38,8 +38,10 @@ pub struct CalibrationReport {
     pub samples: usize,
     /// The share that were correct.
     pub accuracy: f64,
-    /// Mean squared gap between certainty and outcome (0 is perfect).
-    pub brier: f64,
+    /// The certainty Brier score: the mean of (certainty - correct)² over the decisions, correct
+    /// being 1 or 0 (0 is perfect, 1 the worst). `eval` reports the same number under the same
+    /// name.
+    pub brier_certainty: f64,
     /// Expected calibration error over equal-width bins.
     pub ece: f64,
     /// The non-empty bins.
@@ -90,7 +92,7 @@ fn report_all(entries: &[Vec<Entry>]) -> Vec<CalibrationReport> {
                 question: question.into(),
                 samples: samples.len(),
                 accuracy: samples.iter().map(|(_, ok)| y(*ok)).sum::<f64>() / n,
-                brier: samples.iter().map(|(c, ok)| (c - y(*ok)).powi(2)).sum::<f64>() / n,
+                brier_certainty: samples.iter().map(|(c, ok)| (c - y(*ok)).powi(2)).sum::<f64>() / n,
                 ece: bins.iter().map(|b| b.count as f64 / n * (b.accuracy - b.mean_certainty).abs()).sum(),
                 bins,
             }
@@ -129,11 +131,11 @@ pub fn reliability_svg(reports: &[CalibrationReport]) -> String {
         );
         let _ = writeln!(
             s,
-            r#"<text x="{ox}" y="{}">n={} accuracy={:.3} Brier={:.3} ECE={:.3}</text>"#,
+            r#"<text x="{ox}" y="{}">n={} accuracy={:.3} Brier (certainty)={:.3} ECE={:.3}</text>"#,
             oy - 10.0,
             r.samples,
             r.accuracy,
-            r.brier,
+            r.brier_certainty,
             r.ece
         );
         let _ =
@@ -240,7 +242,7 @@ mod tests {
         let r = &calibration_report(&rows)[0];
         assert_eq!((r.samples, r.accuracy), (4, 0.75));
         let brier = (0.05f64.powi(2) + 0.95f64.powi(2) + 0.75f64.powi(2) * 2.0) / 4.0;
-        assert!((r.brier - brier).abs() < 1e-12);
+        assert!((r.brier_certainty - brier).abs() < 1e-12);
         // Two bins: 0.9-1.0 (mean 0.95, 50% right) and 0.2-0.3 (mean 0.25, 100% right).
         assert_eq!(r.bins.len(), 2);
         let ece = 0.5 * (0.5f64 - 0.95).abs() + 0.5 * (1.0f64 - 0.25).abs();

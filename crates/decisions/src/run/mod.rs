@@ -45,6 +45,11 @@ pub const CONCURRENCY: usize = 8;
 pub const TRANSIENT: [FailureReason; 4] =
     [FailureReason::RateLimit, FailureReason::Overloaded, FailureReason::Timeout, FailureReason::Transport];
 
+/// The failure reasons that are the provider's, not the item's: on the first items, before any
+/// was answered, they stop the run instead of failing every item the same way.
+pub const PROVIDER_WIDE: [FailureReason; 3] =
+    [FailureReason::Auth, FailureReason::Unsupported, FailureReason::Validation];
+
 /// What became of one item.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -57,6 +62,10 @@ pub struct Outcome {
     pub asked: bool,
     /// How long its ask took, from its turn to its decision.
     pub took: Duration,
+    /// It failed as the run's first items did, for a reason of the provider's (a key it
+    /// refuses, a request it cannot serve) before any item was answered: the run stopped, and
+    /// `--resume` asks it again once that is fixed.
+    pub refused: bool,
 }
 
 impl Outcome {
@@ -67,9 +76,10 @@ impl Outcome {
         !failures.is_empty() && failures.iter().all(|r| TRANSIENT.contains(r))
     }
 
-    /// Whether `--resume` asks it again: a transient failure, or never asked.
+    /// Whether `--resume` asks it again: a transient failure, a refusal that stopped the run,
+    /// or never asked.
     pub fn retry(&self) -> bool {
-        self.transient() || !self.asked
+        self.transient() || self.refused || !self.asked
     }
 
     /// The output line. A score's legend is the catalog's and is left out (it repeated the
@@ -91,7 +101,7 @@ impl Outcome {
         for (q, b) in &self.decision.bands {
             line.bands.insert(q.clone(), Value::String(b.as_str().into()));
         }
-        line.transient = self.transient();
+        line.transient = self.transient() || self.refused;
         line.asked = self.asked;
         line
     }
@@ -156,7 +166,9 @@ enum Work {
 /// The input is read on a thread of its own that the run does not wait for once stopped: a
 /// reader blocked on a terminal or an idle pipe cannot hold up Ctrl-C. On a stop, each worker
 /// finishes the request it has in flight and takes no other; items already read but not
-/// dispatched are left for `--resume`.
+/// dispatched are left for `--resume`. The run also stops itself, the same way, when the
+/// provider asks for a pause past the pacer's bound, or refuses the first items for a reason of
+/// its own ([`PROVIDER_WIDE`]); [`Summary::halt`] says which.
 pub fn run(
     prepared: Result<&Prepared, &Decision<()>>,
     records: Records,
@@ -168,6 +180,10 @@ pub fn run(
     let mut summary = Summary::default();
     let concurrency = opts.concurrency.max(1);
     let stop = opts.stop;
+    let answered_any = AtomicBool::new(false);
+    let refusal: Mutex<Option<String>> = Mutex::new(None);
+    let refused = AtomicBool::new(false);
+    let ended = || stop.load(Ordering::Relaxed) || refused.load(Ordering::Relaxed) || opts.pacer.halted();
     let (work_tx, work_rx) = mpsc::sync_channel::<Work>(concurrency);
     let work_rx = Mutex::new(work_rx);
     let (done_tx, done_rx) = mpsc::sync_channel::<Finished>(concurrency * 2);
@@ -181,8 +197,9 @@ pub fn run(
         // The workers: one prepared seam, one agent, one pace.
         for _ in 0..concurrency {
             let (work_rx, done_tx, pacer) = (&work_rx, done_tx.clone(), &opts.pacer);
+            let (ended, answered_any, refusal, refused) = (&ended, &answered_any, &refusal, &refused);
             s.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while !ended() {
                     let next = work_rx.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv_timeout(POLL);
                     let item = match next {
                         Ok(Work::Ask(item)) => item,
@@ -195,18 +212,32 @@ pub fn run(
                         Err(mpsc::RecvTimeoutError::Timeout) => continue,
                         Err(mpsc::RecvTimeoutError::Disconnected) => break,
                     };
-                    let started = Instant::now();
-                    let decision = match (&item.state, prepared) {
+                    let (decision, took) = match (&item.state, prepared) {
                         (Ok(state), Ok(p)) => {
                             // The item's first turn comes before its deadline starts.
                             let Some(turn) = pacer.turn_for_item(stop) else { break };
-                            p.ask_paced(state, &turn, ())
+                            let started = Instant::now();
+                            (p.ask_paced(state, &turn, ()), started.elapsed())
                         }
-                        _ => decide_without_asking(prepared, &item),
+                        _ => (decide_without_asking(prepared, &item), Duration::ZERO),
                     };
-                    let took = started.elapsed();
                     let asked = prepared.is_ok() || item.state.is_err();
-                    let outcome = Outcome { item, decision, asked, took };
+                    let mut outcome = Outcome { item, decision, asked, took, refused: false };
+                    if asked && outcome.item.state.is_ok() {
+                        let answers = &outcome.decision.answers;
+                        if answers.iter().any(|(_, r)| r.is_ok()) {
+                            answered_any.store(true, Ordering::Relaxed);
+                        } else if !answered_any.load(Ordering::Relaxed)
+                            && let Some(f) = answers
+                                .iter()
+                                .find_map(|(_, r)| r.as_ref().err().filter(|f| PROVIDER_WIDE.contains(&f.reason)))
+                        {
+                            outcome.refused = true;
+                            let why = format!("{}: {}", f.reason, f.detail.clone().unwrap_or_default());
+                            refusal.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get_or_insert(why);
+                            refused.store(true, Ordering::Relaxed);
+                        }
+                    }
                     if done_tx.send(Finished::Outcome(Box::new(outcome))).is_err() {
                         break;
                     }
@@ -230,7 +261,11 @@ pub fn run(
     });
     result?;
     summary.interrupted = stop.load(Ordering::Relaxed);
-    if !summary.interrupted {
+    summary.halt = opts.pacer.halt().map(|h| h.to_string()).or_else(|| {
+        let refused = refusal.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        refused.map(|why| format!("the provider refused the first items ({why}); nothing more was asked"))
+    });
+    if !summary.interrupted && summary.halt.is_none() {
         // Every worker saw the channel close, so the reader has returned.
         if let Ok(Err(e)) = reader.join() {
             return Err(RunError::Input(e));
@@ -241,6 +276,7 @@ pub fn run(
     summary.throughput = if summary.elapsed_s > 0.0 { summary.asked as f64 / summary.elapsed_s } else { 0.0 };
     summary.http_requests = opts.pacer.requests();
     summary.rate_limited = opts.pacer.rate_limited();
+    summary.rate = opts.pacer.rate();
     Ok(summary)
 }
 

@@ -17,6 +17,8 @@ pub struct Summary {
     pub duplicates: u64,
     /// Items that got an answer to every question.
     pub answered: u64,
+    /// Questions answered, over every item.
+    pub answers: u64,
     /// Items whose decision was usable (every answer in the act band).
     pub usable: u64,
     /// Failures by reason, over every question of every item.
@@ -35,6 +37,12 @@ pub struct Summary {
     pub rate_limited: u64,
     /// Whether a stop (Ctrl-C) ended the run early.
     pub interrupted: bool,
+    /// Why the run stopped itself early: the provider asked for a pause past the bound, or
+    /// refused the first items for a reason of its own.
+    pub halt: Option<String>,
+    /// The rate the run was paced at when it ended, in requests a second (the ceiling it was
+    /// given, or what it learned from the provider); none when it never needed one.
+    pub rate: Option<f64>,
     /// Whether the lines went to a file `--resume` can continue.
     #[serde(skip)]
     pub resumable: bool,
@@ -46,6 +54,7 @@ impl Summary {
         if o.decision.answers.iter().all(|(_, r)| r.is_ok()) {
             self.answered += 1;
         }
+        self.answers += o.decision.answers.iter().filter(|(_, r)| r.is_ok()).count() as u64;
         if o.decision.usable {
             self.usable += 1;
         }
@@ -80,21 +89,35 @@ impl Summary {
         } else {
             format!("{} transient or unasked", self.retry)
         };
+        let paced = match self.rate {
+            Some(r) => format!(", paced at {r:.1}/s at the end"),
+            None => String::new(),
+        };
+        let ended = match (&self.halt, self.interrupted) {
+            (Some(why), _) => self.left_note(&format!("stopped: {why}")),
+            (None, true) => self.left_note("interrupted"),
+            (None, false) if self.nothing_answered() => "; nothing was answered".to_string(),
+            (None, false) => String::new(),
+        };
         format!(
-            "{head}: {} answered, {} usable, {failures}, {retry}; {:.1}s, {:.1} items/s, {} HTTP requests, {} 429s{}",
-            self.answered,
-            self.usable,
-            self.elapsed_s,
-            self.throughput,
-            self.http_requests,
-            self.rate_limited,
-            if self.interrupted { self.interrupted_note() } else { String::new() }
+            "{head}: {} answered, {} usable, {failures}, {retry}; {:.1}s, {:.1} items/s, {} HTTP requests, {} 429s{paced}{ended}",
+            self.answered, self.usable, self.elapsed_s, self.throughput, self.http_requests, self.rate_limited,
         )
     }
 
-    fn interrupted_note(&self) -> String {
-        let left = self.items.saturating_sub(self.asked + self.skipped + self.duplicates);
-        let what = if self.resumable { "--resume continues it" } else { "nothing was written to resume from" };
-        format!("; interrupted: {left} read and not asked; {what}")
+    /// Items were asked and not one question of one of them was answered.
+    pub fn nothing_answered(&self) -> bool {
+        self.asked > 0 && self.answers == 0
+    }
+
+    /// Items read and never dispatched when the run ended early.
+    pub fn not_asked(&self) -> u64 {
+        self.items.saturating_sub(self.asked + self.skipped + self.duplicates)
+    }
+
+    fn left_note(&self, what: &str) -> String {
+        let left = self.not_asked();
+        let resume = if self.resumable { "; --resume continues it" } else { "" };
+        format!("; {what}; {left} read and not asked{resume}")
     }
 }
