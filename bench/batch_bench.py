@@ -15,9 +15,12 @@
 4. Peak resident memory of `decisions triage` over 100,000 issues (a title and a 600-byte body
    each) against an instant stub answering the shipped catalog's three questions, with the
    Markdown and JSON reports written: the report is read back from the output in one pass.
+5. The event log's cost: 100,000 items against an instant stub, the same run with its event
+   log (the default) and with `--no-log`, rounds alternating; medians and the ratio.
 
     python3 bench/batch_bench.py [--items N] [--rounds N] [--skip-rate] [--skip-memory]
                                  [--sizes 10000,100000] [--triage-issues N] [--skip-triage]
+                                 [--log-items N] [--skip-log]
 
 Builds the release binaries first. Talks only to 127.0.0.1.
 """
@@ -102,27 +105,32 @@ def batch(binary, root, items, *flags):
         out.unlink()
     cmd = [str(binary), "batch", "--catalog", "ok", "--questions", "ok", "--input", str(items),
            "--output", str(out), *flags]
-    took, hwm, stderr = watched(cmd, root)
+    took, hwm, stderr, cpu = watched(cmd, root)
     lines = [json.loads(line) for line in out.read_text().splitlines()]
+    batch.cpu_s = cpu
     return took, hwm, stderr.strip().splitlines()[-1], lines
 
 
 def watched(cmd, root):
     """Run a command to its end in `root`, watching its memory; (seconds, peak RSS in KiB,
-    stderr). A failure ends the benchmark."""
+    stderr, CPU seconds it used, user and system). A failure ends the benchmark."""
     start = time.perf_counter()
     err = root / "stderr.txt"
     with open(err, "w") as stderr_file:
         proc = subprocess.Popen(cmd, cwd=root, env=env(), stdout=subprocess.DEVNULL, stderr=stderr_file)
         hwm = 0
-        while proc.poll() is None:
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
             hwm = max(hwm, vm_hwm(proc.pid))
             time.sleep(0.005)
     took = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
     stderr = err.read_text()
     if proc.returncode != 0:
         sys.exit(f"{' '.join(map(str, cmd[:2]))} exited {proc.returncode}: {stderr}")
-    return took, hwm, stderr
+    return took, hwm, stderr, usage.ru_utime + usage.ru_stime
 
 
 def vm_hwm(pid):
@@ -257,7 +265,7 @@ def triage_memory(binary, stub_bin, work, n):
                                     "body": text[:600]}) + "\n")
         cmd = [str(binary), "triage", str(issues), "--no-record", "--concurrency", "16", "--output",
                str(root / "out.jsonl"), "--report", str(root / "report.md"), "--json", str(root / "report.json")]
-        took, hwm, _ = watched(cmd, root)
+        took, hwm, _, _ = watched(cmd, root)
         report = json.loads((root / "report.json").read_text())
         placed = sum(len(v) for v in report["buckets"].values()) + len(report["human_review"]) + len(report["noise"])
         assert placed == n, (placed, n)
@@ -270,6 +278,42 @@ def triage_memory(binary, stub_bin, work, n):
         proc.wait()
 
 
+def log_cost(binary, stub_bin, work, n, rounds, delay_ms=0):
+    stub = Stub(stub_bin, work, *(["--delay-ms", str(delay_ms)] if delay_ms else []))
+    try:
+        root = project(work, stub.url)
+        items = work / f"log-{n}.jsonl"
+        write_items(items, n)
+        logged, unlogged, rss, cpu = [], [], {"log": [], "no-log": []}, {"log": [], "no-log": []}
+        for _ in range(rounds):
+            for flags, into, key in ((["--no-log"], unlogged, "no-log"), ([], logged, "log")):
+                log = root / ".leopold" / "events.jsonl"
+                if log.exists():
+                    log.unlink()
+                took, hwm, line, lines = batch(binary, root, items, "--concurrency", "16", *flags)
+                assert len(lines) == n, line
+                into.append(n / took)
+                rss[key].append(hwm / 1024)
+                cpu[key].append(batch.cpu_s)
+            assert sum(1 for _ in open(log)) >= 2 * n, "every item's asked and answered lines"
+        a, b = statistics.median(logged), statistics.median(unlogged)
+        against = f"a stub with a {delay_ms} ms service time" if delay_ms else "an instant stub"
+        print(f"the event log's cost, {n} items at concurrency 16 against {against}, median of {rounds} rounds:")
+        print(f"  with its log   {a:8.0f} items/s   ({', '.join(f'{x:.0f}' for x in logged)})")
+        print(f"  --no-log       {b:8.0f} items/s   ({', '.join(f'{x:.0f}' for x in unlogged)})")
+        print(f"  ratio with/without {a / b:.3f}")
+        ra, rb = statistics.median(rss["log"]), statistics.median(rss["no-log"])
+        ca, cb = statistics.median(cpu["log"]), statistics.median(cpu["no-log"])
+        print(f"  CPU of the decisions process (user + system): with its log {ca:.2f} s, --no-log {cb:.2f} s, "
+              f"ratio {ca / cb:.3f}")
+        print(f"  peak RSS with its log {ra:.1f} MiB, --no-log {rb:.1f} MiB")
+        return {"logged_items_per_s": round(a), "unlogged_items_per_s": round(b), "ratio": round(a / b, 3),
+                "logged_cpu_s": round(ca, 2), "unlogged_cpu_s": round(cb, 2),
+                "logged_peak_rss_mib": round(ra, 1), "unlogged_peak_rss_mib": round(rb, 1)}
+    finally:
+        stub.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--items", type=int, default=4000, help="items per throughput round")
@@ -279,6 +323,8 @@ def main():
     ap.add_argument("--sizes", default="10000,100000", help="input lines for the memory runs, comma-separated")
     ap.add_argument("--triage-issues", type=int, default=100000, help="issues for the triage memory run")
     ap.add_argument("--skip-triage", action="store_true")
+    ap.add_argument("--log-items", type=int, default=100000)
+    ap.add_argument("--skip-log", action="store_true")
     args = ap.parse_args()
     bins = build()
     binary, stub_bin = bins / "decisions", bins / "stub-server"
@@ -290,6 +336,12 @@ def main():
         out["peak_rss_mib"] = memory(binary, stub_bin, work, [int(n) for n in args.sizes.split(",")])
     if not args.skip_triage:
         out["triage_peak_rss_mib"] = triage_memory(binary, stub_bin, work, args.triage_issues)
+    if not args.skip_log:
+        # Against an instant stub the run is bound by this machine's CPU, which the stub shares:
+        # the log's own work shows in full. Against a server that takes a millisecond, as a
+        # fast local one does, what a user of a real provider would see.
+        out["log_cost"] = log_cost(binary, stub_bin, work, args.log_items, 3)
+        out["log_cost_1ms"] = log_cost(binary, stub_bin, work, args.log_items, 3, delay_ms=1)
     print(json.dumps(out))
 
 

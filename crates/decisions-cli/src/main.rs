@@ -5,6 +5,7 @@ mod exit;
 mod facts;
 mod input;
 mod judgments;
+mod log;
 mod output;
 mod runner;
 mod seam;

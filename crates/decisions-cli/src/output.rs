@@ -23,3 +23,54 @@ pub fn print_json(v: &impl serde::Serialize, pretty: bool) -> anyhow::Result<()>
     println!("{}", decisions::escape::json_text(&text.context("serialising output")?));
     Ok(())
 }
+
+/// A file a command writes at its end, opened before its first request so that a path that
+/// cannot be written fails at once (exit 64, naming the flag), and emptied only when it is
+/// written: a run that fails leaves what was there.
+pub struct Deferred {
+    flag: &'static str,
+    path: std::path::PathBuf,
+    file: std::fs::File,
+    created: bool,
+}
+
+impl Deferred {
+    /// Open `path` for `flag`, creating it when missing, keeping what it holds.
+    pub fn open(path: &Path, flag: &'static str) -> anyhow::Result<Deferred> {
+        let created = std::fs::symlink_metadata(path).is_err();
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| crate::exit::CliError::usage(format!("{flag} {}: {e}", path.display())))?;
+        Ok(Deferred { flag, path: path.to_path_buf(), file, created })
+    }
+
+    /// Replace its contents with what `put` writes; what went wrong, said for a person.
+    pub fn write_with(
+        mut self,
+        put: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), String> {
+        use std::io::Write;
+        let written = self.file.set_len(0).and_then(|()| {
+            let mut out = std::io::BufWriter::new(&mut self.file);
+            put(&mut out)?;
+            out.flush()
+        });
+        written.map_err(|e| format!("{} {}: {e}", self.flag, self.path.display()))
+    }
+
+    /// Replace its contents with `bytes`.
+    pub fn write(self, bytes: &[u8]) -> Result<(), String> {
+        self.write_with(&mut |out| out.write_all(bytes))
+    }
+
+    /// Nothing to write: a file the command made is taken away again; what to say.
+    pub fn discard(self, why: &str) -> String {
+        if self.created {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        format!("{} {}: not written, {why}", self.flag, self.path.display())
+    }
+}

@@ -129,7 +129,7 @@ pub fn open_output(run: &RunArgs) -> anyhow::Result<(Option<OutputFile>, Done)> 
 
 /// The engine's options from the flags: one pacer for the whole run.
 pub fn options<'a>(pace: &PaceArgs, shape: Shape, done: Done, stop: &'a AtomicBool) -> Options<'a> {
-    Options { shape, concurrency: pace.concurrency, pacer: pace.pacer(), done, stop }
+    Options { shape, concurrency: pace.concurrency, pacer: pace.pacer(), done, stop, observe: None }
 }
 
 /// The stop flag Ctrl-C and SIGTERM set: the first stops dispatching; a second one, while the

@@ -3,7 +3,7 @@
 
 use assert_cmd::Command;
 
-const SUBCOMMANDS: [&str; 17] = [
+const SUBCOMMANDS: [&str; 18] = [
     "ask",
     "validate",
     "schema",
@@ -21,6 +21,7 @@ const SUBCOMMANDS: [&str; 17] = [
     "triage",
     "batch",
     "eval",
+    "watch",
 ];
 
 fn help(args: &[&str]) -> String {

@@ -11,11 +11,11 @@ use stub::{Reply, Stub};
 use crate::common;
 use crate::common::Run;
 
-const KEY: &str = "sk-canary-hook-55e1a09b7c";
+pub(crate) const KEY: &str = "sk-canary-hook-55e1a09b7c";
 const PERMISSION: &str = decisions::install::SHIPPED[3].1;
 
 /// A project with the shipped permission.json and a config pointing jev at `endpoint`.
-fn project(endpoint: Option<&str>, with_catalog: bool) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn project(endpoint: Option<&str>, with_catalog: bool) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tmp");
     let decisions_dir = dir.path().join(".leopold/decisions");
     std::fs::create_dir_all(&decisions_dir).expect("mkdir");
@@ -33,7 +33,7 @@ fn project(endpoint: Option<&str>, with_catalog: bool) -> (tempfile::TempDir, Pa
 }
 
 /// The input Claude Code sends a PreToolUse hook.
-fn claude_input(cwd: &Path, tool: &str, command: &str) -> String {
+pub(crate) fn claude_input(cwd: &Path, tool: &str, command: &str) -> String {
     json!({
         "session_id": "abc123",
         "transcript_path": "/home/u/.claude/projects/p/abc123.jsonl",
@@ -48,7 +48,7 @@ fn claude_input(cwd: &Path, tool: &str, command: &str) -> String {
 }
 
 /// A score answer spreading `mass` over the levels 0..3, its score the expectation.
-fn answer(mass: [f64; 4], confidence: f64) -> Value {
+pub(crate) fn answer(mass: [f64; 4], confidence: f64) -> Value {
     let score: f64 = mass.iter().enumerate().map(|(i, p)| i as f64 * p).sum();
     let probs: serde_json::Map<String, Value> =
         mass.iter().enumerate().map(|(i, p)| (i.to_string(), json!(p))).collect();
@@ -57,13 +57,13 @@ fn answer(mass: [f64; 4], confidence: f64) -> Value {
 }
 
 /// All the mass on one level.
-fn score(level: usize, confidence: f64) -> Value {
+pub(crate) fn score(level: usize, confidence: f64) -> Value {
     let mut mass = [0.0; 4];
     mass[level] = 1.0;
     answer(mass, confidence)
 }
 
-fn hook(agent: &str, cwd: &Path, input: &str, timeout_ms: Option<&str>) -> Run {
+pub(crate) fn hook(agent: &str, cwd: &Path, input: &str, timeout_ms: Option<&str>) -> Run {
     let mut c = Command::cargo_bin("decisions").expect("binary");
     c.current_dir(cwd)
         .env_remove("LEOPOLD_DECISIONS_PROVIDER")

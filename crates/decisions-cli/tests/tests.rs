@@ -22,3 +22,4 @@ mod runs;
 #[cfg(feature = "jsonschema")]
 mod schemas;
 mod validate;
+mod watch;

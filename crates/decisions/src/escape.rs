@@ -84,7 +84,9 @@ pub fn xml(s: &str) -> String {
 /// bidi and zero-width characters) written as a `\u` escape: the same JSON value, safe to show
 /// on a terminal. Only characters inside strings can be hostile, and there `\u` is legal.
 pub fn json_text(json: &str) -> Cow<'_, str> {
-    if !json.chars().any(is_hostile) {
+    // Printable ASCII cannot be hostile: most lines are, and a byte scan is far cheaper than
+    // decoding every character.
+    if json.bytes().all(|b| (0x20..0x7f).contains(&b) || b == b'\n') || !json.chars().any(is_hostile) {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 8);

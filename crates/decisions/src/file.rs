@@ -217,7 +217,7 @@ pub fn any_last_line(_: &[u8]) -> io::Result<()> {
 }
 
 /// Take the file's exclusive lock, polling until `deadline` or until the gate is abandoned.
-fn lock_by(file: &File, deadline: Instant, gate: &Gate) -> io::Result<()> {
+pub(crate) fn lock_by(file: &File, deadline: Instant, gate: &Gate) -> io::Result<()> {
     let mut pause = Duration::from_millis(1);
     loop {
         match file.try_lock() {

@@ -40,7 +40,7 @@ mod contract;
 mod descriptor;
 pub mod escape;
 pub mod eval;
-mod event;
+pub mod event;
 pub mod file;
 pub mod install;
 pub mod json;
@@ -53,6 +53,7 @@ pub mod run;
 mod schema;
 mod secret;
 mod transport;
+pub mod watch;
 
 pub use answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, certainty_of, confidence_from};
 pub use ask::{
@@ -69,7 +70,7 @@ pub use descriptor::{
     Descriptor, DescriptorError, NONE, REGISTRY, Wire, builtin, calibration_label, is_system_one_endpoint, known_names,
     provider_templates, validate_descriptor, wire_of,
 };
-pub use event::{Event, LogLine};
+pub use event::Event;
 pub use jsonl::{Format, Records, Versioning, append_line, append_lines};
 pub use project::{PROJECT_ENV, catalog_path, config_path, find_leo_dir, git_root, leo_dir_for, read_project_file};
 pub use schema::{

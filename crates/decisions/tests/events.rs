@@ -1,4 +1,4 @@
-//! The README's event table is pinned against the one `Event` enum: every variant is a row,
+//! docs/watch.md's event table is pinned against the one `Event` enum: every variant is a row,
 //! with exactly the fields it serialises, and the optional ones marked `?`.
 
 use std::collections::BTreeMap;
@@ -33,6 +33,18 @@ fn every_event() -> Vec<Event> {
         Event::DecisionSkipped { reason: "r".into() },
         Event::DecisionDenied { command: "c".into(), score: 3.0, question: "q".into() },
         Event::DecisionTimeout { reason: "r".into(), command: Some("c".into()) },
+        Event::RouteDecided { effort: "low".into(), critical: false, decided_by: "classifier".into() },
+        Event::ReviewRefined { blocking: 1, merged: 1, demoted: 1, merging_skipped: Some("s".into()) },
+        Event::RunFinished {
+            items: 1,
+            asked: 1,
+            answered: 1,
+            usable: 1,
+            retry: 0,
+            elapsed_ms: 1,
+            stopped: Some("s".into()),
+            interrupted: false,
+        },
     ];
     for e in &all {
         match e {
@@ -42,7 +54,10 @@ fn every_event() -> Vec<Event> {
             | Event::DecisionFailed { .. }
             | Event::DecisionSkipped { .. }
             | Event::DecisionDenied { .. }
-            | Event::DecisionTimeout { .. } => {}
+            | Event::DecisionTimeout { .. }
+            | Event::RouteDecided { .. }
+            | Event::ReviewRefined { .. }
+            | Event::RunFinished { .. } => {}
         }
     }
     all
@@ -76,6 +91,12 @@ fn bare(e: &Event) -> Event {
             Event::DecisionFailed { provider, question, reason, detail: None, elapsed_ms: None, source }
         }
         Event::DecisionTimeout { reason, .. } => Event::DecisionTimeout { reason, command: None },
+        Event::ReviewRefined { blocking, merged, demoted, .. } => {
+            Event::ReviewRefined { blocking, merged, demoted, merging_skipped: None }
+        }
+        Event::RunFinished { items, asked, answered, usable, retry, elapsed_ms, interrupted, .. } => {
+            Event::RunFinished { items, asked, answered, usable, retry, elapsed_ms, stopped: None, interrupted }
+        }
         other => other,
     }
 }
@@ -88,14 +109,19 @@ fn fields(e: &Event) -> Vec<String> {
 #[test]
 fn the_documented_event_table_is_the_event_enum() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/hook.md")).unwrap_or_default();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/watch.md")).unwrap_or_default();
     let table: BTreeMap<String, String> = readme
         .lines()
-        .filter(|l| l.starts_with("| `decision_"))
-        .map(|l| {
-            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
-            (cells[1].trim_matches('`').to_string(), cells[3].to_string())
+        .map(|l| l.split('|').map(str::trim).collect::<Vec<&str>>())
+        // An event's row: its first cell one backticked snake_case name.
+        .filter(|cells| {
+            cells.len() > 4
+                && cells[1].starts_with('`')
+                && cells[1].contains('_')
+                && !cells[1].contains(' ')
+                && cells[0].is_empty()
         })
+        .map(|cells| (cells[1].trim_matches('`').to_string(), cells[3].to_string()))
         .collect();
     let mut expected = BTreeMap::new();
     for e in every_event() {
@@ -106,5 +132,5 @@ fn the_documented_event_table_is_the_event_enum() {
             .collect();
         expected.insert(e.name().to_string(), shown.join(", "));
     }
-    assert_eq!(table, expected, "docs/hook.md's event table and the Event enum differ");
+    assert_eq!(table, expected, "docs/watch.md's event table and the Event enum differ");
 }

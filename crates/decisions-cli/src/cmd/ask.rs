@@ -44,6 +44,10 @@ pub struct Args {
     /// print each row's id under "recorded"
     #[arg(long, value_name = "CONSUMER")]
     record: Option<String>,
+    /// Append the ask's events to the project's .leopold/events.jsonl for this consumer (the
+    /// seam itself never writes the log)
+    #[arg(long, value_name = "CONSUMER")]
+    log: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -90,6 +94,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 decisions::escape::terminal(&format!("hint: no catalog \"{name}\"; did you mean --catalog {near}?"))
             );
         }
+    }
+    if let (Some(consumer), Some(leo)) = (&args.log, leo_dir.as_deref().filter(|l| l.is_dir())) {
+        crate::log::write(
+            Some(leo),
+            consumer,
+            &decision.events,
+            decision.deadline.max(Instant::now()) + crate::log::GRACE,
+        );
     }
     match &args.record {
         None => crate::output::print_json(&decision, false)?,

@@ -7,11 +7,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use decisions::consumer::Recorder;
-use decisions::run::Finished;
 use decisions::run::input::{Shape, StateOf};
+use decisions::run::{Finished, Options};
 use serde_json::json;
 
 use crate::exit::CliError;
+use crate::log::{LogArgs, RunLog, target};
 use crate::runner::{Bar, RunArgs, failed, finish, open_input, open_output, options, stop_on_signals};
 use crate::seam::SeamArgs;
 
@@ -41,6 +42,8 @@ pub struct Args {
     record: Option<String>,
     #[command(flatten)]
     seam: SeamArgs,
+    #[command(flatten)]
+    log: LogArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -70,10 +73,19 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let bar = Bar::new(total);
     let verbose = args.run.verbose;
     let mut stdout = std::io::stdout().lock();
+    // The log names the consumer the ledger rows do, else `batch`.
+    let log = RunLog::start(
+        target(request.leo_dir.as_deref(), args.log).as_deref(),
+        args.record.as_deref().unwrap_or("batch"),
+    );
+    let observe = |o: &decisions::run::Outcome, events| log.outcome(o, events);
     let summary = decisions::run::run(
         prepared.as_ref(),
         records,
-        options(&args.run.pace, Shape { max: args.run.record_max, ..shape }, done, &stop),
+        Options {
+            observe: Some(&observe),
+            ..options(&args.run.pace, Shape { max: args.run.record_max, ..shape }, done, &stop)
+        },
         |finished| {
             let line = match finished {
                 Finished::Outcome(o) => {
@@ -97,6 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     );
     bar.finish();
     let mut summary = summary.map_err(failed)?;
+    log.finish(&summary);
     if let Some(r) = &recorder
         && let Some(e) = &r.first_error
     {

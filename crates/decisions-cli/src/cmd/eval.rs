@@ -5,14 +5,16 @@
 //! guess. Every output is checked before the first request, and what was computed is never
 //! thrown away because one output failed.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use decisions::eval::{self, Evaluated};
+use decisions::run::Options;
 use decisions::run::input::{Layout, RECORD_MAX};
 use decisions::run::resume::Done;
 
 use crate::exit::{self, CliError};
+use crate::log::{LogArgs, RunLog, target};
+use crate::output::Deferred;
 use crate::runner::{Bar, PaceArgs, failed, finish, open_input, options, stop_on_signals};
 use crate::seam::SeamArgs;
 
@@ -41,6 +43,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     seam: SeamArgs,
+    #[command(flatten)]
+    log: LogArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -60,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     // The diagram's file is opened before anything is asked (a path that cannot be written
     // fails now, not after every item was asked), and emptied only when the diagram is written.
     let svg = match &args.svg {
-        Some(path) => Some(Svg::open(path)?),
+        Some(path) => Some(Deferred::open(path, "--svg")?),
         None => None,
     };
     let prepared = decisions::prepare(&request);
@@ -82,15 +86,18 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .ok_or_else(|| CliError::usage(format!("--question {}: not in the catalog", args.question)))?;
     let stop = stop_on_signals();
     let bar = Bar::new(total);
+    let log = RunLog::start(target(request.leo_dir.as_deref(), args.log).as_deref(), eval::CONSUMER);
+    let observe = |o: &decisions::run::Outcome, events| log.outcome(o, events);
     let evaluated = eval::run(
         &prepared,
         &question,
         records,
-        options(&args.pace, eval::shape(&question), Done::default(), &stop),
+        Options { observe: Some(&observe), ..options(&args.pace, eval::shape(&question), Done::default(), &stop) },
         |s| bar.show(s),
     );
     bar.finish();
     let Evaluated { mut summary, evaluation, rows, latency_ms } = evaluated.map_err(failed)?;
+    log.finish(&summary);
     // Every output is written that can be; one that fails is said after the report.
     let mut problems = Vec::new();
     let recorded = match &ledger {
@@ -109,11 +116,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(svg) = svg {
         match &evaluation.calibration {
             Some(report) => {
-                if let Err(e) = svg.write(&decisions::ledger::reliability_svg(std::slice::from_ref(report))) {
+                if let Err(e) = svg.write(decisions::ledger::reliability_svg(std::slice::from_ref(report)).as_bytes()) {
                     problems.push(e);
                 }
             }
-            None => problems.push(svg.discard()),
+            None => problems.push(svg.discard("no item was answered")),
         }
     }
     if args.json {
@@ -145,37 +152,4 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         eprintln!("error: {}", decisions::escape::terminal(p));
     }
     Ok(if problems.is_empty() { code } else { exit::FAIL })
-}
-
-/// The diagram's file, opened before the run without emptying it.
-struct Svg {
-    path: PathBuf,
-    file: std::fs::File,
-    created: bool,
-}
-
-impl Svg {
-    fn open(path: &std::path::Path) -> anyhow::Result<Svg> {
-        let created = std::fs::symlink_metadata(path).is_err();
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| CliError::usage(format!("--svg {}: {e}", path.display())))?;
-        Ok(Svg { path: path.to_path_buf(), file, created })
-    }
-
-    fn write(mut self, svg: &str) -> Result<(), String> {
-        let written = self.file.set_len(0).and_then(|()| self.file.write_all(svg.as_bytes()));
-        written.map_err(|e| format!("--svg {}: {e}", self.path.display()))
-    }
-
-    /// Nothing to draw: a file the run made is taken away again; what to say.
-    fn discard(self) -> String {
-        if self.created {
-            let _ = std::fs::remove_file(&self.path);
-        }
-        format!("--svg {}: not written, no item was answered", self.path.display())
-    }
 }

@@ -14,11 +14,11 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use decisions::agent::{Agent, HookEvent};
 use decisions::consumer::permission::{self, Verdict};
-use decisions::{CatalogRef, Decision, Env, Event, LogLine, Redactor, Request, clip};
+use decisions::{CatalogRef, Decision, Env, Event, Redactor, Request, clip};
 use serde_json::{Value, json};
 
 use crate::exit;
@@ -284,20 +284,10 @@ fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
     if events.is_empty() {
         return;
     }
-    let ts = decisions::ledger::now_ts();
-    let lines: Vec<Value> = events
-        .iter()
-        .map(|event| {
-            let (session, agent_id) = (outcome.session.clone(), outcome.agent_id.clone());
-            serde_json::to_value(LogLine { ts: ts.clone(), event, session, agent_id }).unwrap_or(Value::Null)
-        })
-        .collect();
-    let path = leo.join("events.jsonl");
-    let target = path.clone();
-    let written = decisions::file::write_within(deadline, Duration::from_millis(SETTLE_MS), move |gate| {
-        decisions::append_lines(&target, &lines, decisions::Versioning::Unversioned, deadline, gate)
-    });
-    if let Err(e) = written {
+    let (session, agent) = (outcome.session.as_deref(), outcome.agent_id.as_deref());
+    let bytes = decisions::event::lines_of(decisions::watch::HOOK, events, None, session, agent);
+    if let Err(e) = decisions::event::append(leo, bytes, deadline) {
+        let path = decisions::event::log_path(leo);
         eprintln!("decisions: {} not logged to {}: {e}", crate::output::count(events.len(), "event"), path.display());
     }
 }

@@ -1,7 +1,7 @@
 //! One file per subcommand, each its `Args` (the doc comment is its help) and its `run`; this
 //! module holds only the command tree. No subcommand imports another: what they share lives in
 //! the crate's own modules (`exit`, `input`, `output`, `seam`, `runner`, `facts`, `wiring`,
-//! `judgments`).
+//! `judgments`, `log`).
 
 mod ask;
 mod batch;
@@ -20,6 +20,7 @@ mod schema;
 mod status;
 mod triage;
 mod validate;
+mod watch;
 
 use clap::{Parser, Subcommand};
 
@@ -70,6 +71,8 @@ enum Command {
     Batch(batch::Args),
     /// Evaluate a provider on labelled states: accuracy, calibration, and the bars the evidence supports
     Eval(eval::Args),
+    /// Show the decisions meters from the event log: calls, decide time, fallback, bands, denials
+    Watch(watch::Args),
 }
 
 /// Run the parsed command; `Ok` carries the exit code.
@@ -92,5 +95,6 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Route(a) => route::run(a),
         Command::Review(a) => review::run(a),
         Command::Triage(a) => triage::run(a),
+        Command::Watch(a) => watch::run(a),
     }
 }

@@ -11,6 +11,7 @@ use decisions::consumer::review::{
 };
 
 use crate::exit;
+use crate::log::{LogArgs, target};
 use crate::seam::SeamArgs;
 
 /// Union a review panel's findings, and refine them: merge duplicates, demote preferences
@@ -45,6 +46,8 @@ enum Verb {
         /// Do not append decision rows to the calibration ledger
         #[arg(long)]
         no_record: bool,
+        #[command(flatten)]
+        log: LogArgs,
     },
 }
 
@@ -59,10 +62,19 @@ fn panel(files: &[PathBuf]) -> anyhow::Result<ReviewResult> {
 pub fn run(args: Args) -> anyhow::Result<u8> {
     match args.command {
         Verb::Union { reviews } => crate::output::print_json(&panel(&reviews)?, false)?,
-        Verb::Refine { reviews, seam, max_pairs, concurrency, no_record } => {
+        Verb::Refine { reviews, seam, max_pairs, concurrency, no_record, log } => {
             let base = panel(&reviews)?;
             let request = RefineRequest { seam: seam.request()?, max_pairs, concurrency, record: !no_record };
+            let log = target(request.seam.leo_dir.as_deref(), log);
             let refined = refine_reviews(&base, &request);
+            let mut events = refined.events.clone();
+            events.push(decisions::Event::ReviewRefined {
+                blocking: refined.blocking.len(),
+                merged: refined.merged.len(),
+                demoted: refined.demoted.len(),
+                merging_skipped: refined.merging_skipped.clone(),
+            });
+            crate::log::write(log.as_deref(), "review", &events, std::time::Instant::now() + crate::log::GRACE);
             if let Some(e) = &refined.ledger_error {
                 eprintln!("warning: not recorded: {e}");
             }

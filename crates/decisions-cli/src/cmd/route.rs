@@ -9,6 +9,7 @@ use serde_json::json;
 
 use crate::exit;
 use crate::exit::CliError;
+use crate::log::{LogArgs, target};
 use crate::seam::SeamArgs;
 
 /// Route a plan item; print {effort, critical, reason, files?, decided_by, recorded, events}
@@ -35,6 +36,8 @@ pub struct Args {
     /// Do not append decision rows to the calibration ledger
     #[arg(long)]
     no_record: bool,
+    #[command(flatten)]
+    log: LogArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -57,16 +60,17 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         None => decisions::git_root(&cwd).unwrap_or(cwd),
     };
     let files = args.files.map(|f| f.into_iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect());
-    let request = RouteRequest {
-        item,
-        charter,
-        repo_root,
-        files,
-        probe: None,
-        seam: args.seam.request()?,
-        record: !args.no_record,
-    };
+    let seam = args.seam.request()?;
+    let log = target(seam.leo_dir.as_deref(), args.log);
+    let request = RouteRequest { item, charter, repo_root, files, probe: None, seam, record: !args.no_record };
     let routed = route(&request);
+    let mut events = routed.events.clone();
+    events.push(decisions::Event::RouteDecided {
+        effort: json!(routed.verdict.effort).as_str().unwrap_or_default().to_string(),
+        critical: routed.verdict.critical,
+        decided_by: json!(routed.decided_by).as_str().unwrap_or_default().to_string(),
+    });
+    crate::log::write(log.as_deref(), "route", &events, std::time::Instant::now() + crate::log::GRACE);
     if let Some(e) = &routed.ledger_error {
         eprintln!("warning: not recorded: {e}");
     }

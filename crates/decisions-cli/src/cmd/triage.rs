@@ -10,10 +10,13 @@ use std::sync::Arc;
 use decisions::CatalogRef;
 use decisions::consumer::Recorder;
 use decisions::consumer::triage::{self, Report};
+use decisions::run::Options;
 use decisions::run::input::{NoState, Shape, StateOf};
 use decisions::run::output::OutputFile;
 
 use crate::exit::CliError;
+use crate::log::{LogArgs, RunLog, target};
+use crate::output::Deferred;
 use crate::runner::{Bar, RunArgs, failed, finish, open_input, open_output, options, stop_on_signals};
 use crate::seam::SeamArgs;
 
@@ -39,6 +42,8 @@ pub struct Args {
     /// Do not append decision rows to the calibration ledger
     #[arg(long)]
     no_record: bool,
+    #[command(flatten)]
+    log: LogArgs,
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
@@ -68,6 +73,13 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     let (records, total) = open_input(&input_path, args.run.layout, args.run.record_max)?;
     let prepared = decisions::prepare(&request);
     crate::runner::usable_seam(&prepared)?;
+    // The reports' files are opened before the first request: a path that cannot be written
+    // fails now, not after every issue was asked.
+    let to_file = |p: &Option<PathBuf>, flag| match p {
+        Some(path) if path.as_os_str() != "-" => Deferred::open(path, flag).map(Some),
+        _ => Ok(None),
+    };
+    let (md_file, json_file) = (to_file(&args.report, "--report")?, to_file(&args.json, "--json")?);
     let (output, done) = open_output(&args.run)?;
     let resumable = output.is_some();
     // Without --output the lines still go to a file (unnamed, gone when the run ends): the
@@ -78,16 +90,22 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     };
     let stop = stop_on_signals();
     let bar = Bar::new(total);
+    let log = RunLog::start(target(request.leo_dir.as_deref(), args.log).as_deref(), triage::CONSUMER);
+    let observe = |o: &decisions::run::Outcome, events| log.outcome(o, events);
     let triaged = triage::run(
         prepared.as_ref(),
         records,
-        options(&args.run.pace, Shape { max: args.run.record_max, ..shape }, done, &stop),
+        Options {
+            observe: Some(&observe),
+            ..options(&args.run.pace, Shape { max: args.run.record_max, ..shape }, done, &stop)
+        },
         &mut output,
         recorder.as_mut(),
         |s| bar.show(s),
     );
     bar.finish();
     let mut triaged = triaged.map_err(failed)?;
+    log.finish(&triaged.summary);
     if let Some(r) = &recorder
         && let Some(e) = &r.first_error
     {
@@ -95,8 +113,13 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     }
     triaged.summary.resumable = resumable;
     triaged.report.describe(&triaged.summary);
-    write_reports(&triaged.report, &mut output, args.report.as_deref(), args.json.as_deref())?;
-    Ok(finish(&mut triaged.summary, resumable))
+    let problems =
+        write_reports(&triaged.report, &mut output, (md_file, args.report.is_none()), (json_file, &args.json))?;
+    let code = finish(&mut triaged.summary, resumable);
+    for p in &problems {
+        eprintln!("error: {}", decisions::escape::terminal(p));
+    }
+    Ok(if problems.is_empty() { code } else { crate::exit::FAIL })
 }
 
 /// The project's `triage.json` when it has one, else the shipped catalog.
@@ -111,31 +134,31 @@ fn catalog(leo: Option<&Path>) -> anyhow::Result<CatalogRef> {
     Ok(CatalogRef::Document(doc))
 }
 
+/// Write the reports: each to its file, or to standard output (the Markdown when no
+/// `--report` is named and the JSON is not on standard output). Every report is written that
+/// can be; one that fails is said after the summary.
 fn write_reports(
     report: &Report,
     lines: &mut OutputFile,
-    markdown: Option<&Path>,
-    json: Option<&Path>,
-) -> anyhow::Result<()> {
-    let write =
-        |path: &Path, flag: &str, put: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>| -> anyhow::Result<()> {
-            if path.as_os_str() == "-" {
-                let mut out = std::io::stdout().lock();
-                put(&mut out)?;
-                return Ok(out.flush()?);
-            }
-            let fail = |e: std::io::Error| CliError::fail(format!("{flag} {}: {e}", path.display()));
-            let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
-            put(&mut file).and_then(|()| file.flush()).map_err(|e| fail(e).into())
-        };
+    (md_file, no_report_named): (Option<Deferred>, bool),
+    (json_file, json_arg): (Option<Deferred>, &Option<PathBuf>),
+) -> anyhow::Result<Vec<String>> {
+    let json_to_stdout = json_arg.as_ref().is_some_and(|p| p.as_os_str() == "-");
     let text = report.markdown();
-    match markdown {
-        Some(path) => write(path, "--report", &mut |out| out.write_all(text.as_bytes()))?,
-        None if json.is_some_and(|p| p.as_os_str() == "-") => {}
-        None => write(Path::new("-"), "--report", &mut |out| out.write_all(text.as_bytes()))?,
+    let mut problems = Vec::new();
+    if let Some(file) = md_file {
+        problems.extend(file.write(text.as_bytes()).err());
+    } else if !(no_report_named && json_to_stdout) {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
     }
-    if let Some(path) = json {
-        write(path, "--json", &mut |out| report.write_json(lines, out))?;
+    if let Some(file) = json_file {
+        problems.extend(file.write_with(&mut |out| report.write_json(lines, out)).err());
+    } else if json_to_stdout {
+        let mut out = std::io::stdout().lock();
+        report.write_json(lines, &mut out)?;
+        out.flush()?;
     }
-    Ok(())
+    Ok(problems)
 }

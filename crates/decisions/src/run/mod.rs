@@ -140,7 +140,14 @@ pub struct Options<'a> {
     pub done: Done,
     /// Set to stop dispatching.
     pub stop: &'a AtomicBool,
+    /// Told of each outcome as it completes, on the caller's thread, before the sink, and
+    /// handed its events (the event log's writer keeps them without a copy; the sink then
+    /// gets the outcome without its events).
+    pub observe: Option<&'a Observe<'a>>,
 }
+
+/// What [`Options::observe`] is: told of an outcome, and handed its events.
+pub type Observe<'a> = dyn Fn(&Outcome, Vec<crate::event::Event>) + 'a;
 
 /// Why a run stopped before its input ended.
 #[derive(Debug, thiserror::Error)]
@@ -246,9 +253,13 @@ pub fn run(
         }
         drop(done_tx);
         // The caller's thread: the sink, in completion order.
-        for finished in done_rx {
-            if let Finished::Outcome(o) = &finished {
+        for mut finished in done_rx {
+            if let Finished::Outcome(o) = &mut finished {
                 summary.count(o);
+                if let Some(observe) = opts.observe {
+                    let events = std::mem::take(&mut o.decision.events);
+                    observe(o, events);
+                }
             }
             if let Err(e) = sink(finished) {
                 stop.store(true, Ordering::Relaxed);
