@@ -224,17 +224,18 @@ def rate_limited(binary, stub_bin, work):
     return result
 
 
-def memory(binary, stub_bin, work, sizes):
+def memory(binary, stub_bin, work, sizes, flags=(), label=""):
     stub = Stub(stub_bin, work)
     result = {}
     try:
         root = project(work, stub.url)
         for n in sizes:
             items = work / f"memory-{n}.jsonl"
-            write_items(items, n)
-            took, rss_kib, line, lines = batch(binary, root, items, "--concurrency", "16")
+            if not items.exists():
+                write_items(items, n)
+            took, rss_kib, line, lines = batch(binary, root, items, "--concurrency", "16", *flags)
             assert len(lines) == n, line
-            print(f"peak RSS for {n} input lines against an instant stub: {rss_kib / 1024:.1f} MiB "
+            print(f"peak RSS for {n} input lines against an instant stub{label}: {rss_kib / 1024:.1f} MiB "
                   f"({took:.1f} s, {n / took:.0f} items/s)")
             result[n] = round(rss_kib / 1024, 1)
     finally:
@@ -325,10 +326,20 @@ def main():
     ap.add_argument("--skip-triage", action="store_true")
     ap.add_argument("--log-items", type=int, default=100000)
     ap.add_argument("--skip-log", action="store_true")
+    ap.add_argument("--baseline-rev", help="also measure memory with this git revision's build, in the same command")
     args = ap.parse_args()
     bins = build()
     binary, stub_bin = bins / "decisions", bins / "stub-server"
     work = pathlib.Path(tempfile.mkdtemp())
+    if args.baseline_rev:
+        from pacing_bench import baseline  # noqa: E402
+        sizes = [int(n) for n in args.sizes.split(",")]
+        old = baseline(args.baseline_rev, work)
+        out = {"baseline": memory(old, stub_bin, work, sizes, label=f" ({args.baseline_rev})"),
+               "no_log": memory(binary, stub_bin, work, sizes, ["--no-log"], " (this build, --no-log)"),
+               "log": memory(binary, stub_bin, work, sizes, label=" (this build, with its log)")}
+        print(json.dumps(out))
+        return
     out = {"throughput": throughput(binary, stub_bin, work, args.items, args.rounds)}
     if not args.skip_rate:
         out["rate_limited"] = rate_limited(binary, stub_bin, work)
