@@ -1,7 +1,8 @@
 //! `decisions watch` and the event log every consumer writes: a hand-written log checked
 //! number by number, absent-not-zeroed, rotation, filters, a log written by real `route`,
-//! `triage`, `batch`, `eval` and `hook` runs against a scripted server, and a log that cannot be
-//! written (a FIFO, a held lock) never stalling a consumer.
+//! `triage`, `batch`, `eval`, `review` and `hook` runs against a scripted server, a server that
+//! echoes the key, and a log that cannot be written (a FIFO, a held lock) never stalling a
+//! consumer.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -291,7 +292,7 @@ fn answering() -> Stub {
 }
 
 #[test]
-fn real_route_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
+fn real_route_review_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
     let stub = answering();
     let (_dir, root) = crate::hook::project(Some(&stub.url("/v1/systemone")), true);
     common::write(
@@ -314,6 +315,13 @@ fn real_route_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
         run(decisions(&root).args(["eval", "--catalog", "ok", "--question", "ok", "--input", "labelled.jsonl"])).code,
         0
     );
+    std::fs::write(root.join(".leopold/decisions/review.json"), decisions::install::SHIPPED[1].1).expect("write");
+    let lens = |file: &str, issue: &str| {
+        json!({"summary": "s", "findings": [{"file": file, "issue": issue, "severity": "blocking"}]}).to_string()
+    };
+    std::fs::write(root.join("a.txt"), lens("src/pay.rs", "refund() unwraps the order lookup")).expect("write");
+    std::fs::write(root.join("b.txt"), lens("src/pay.rs", "a retried refund panics")).expect("write");
+    assert_eq!(run(decisions(&root).args(["review", "refine", "a.txt", "b.txt", "--no-record"])).code, 0);
     let hook = crate::hook::hook("claude-code", &root, &crate::hook::claude_input(&root, "Bash", "rm -rf ~"), None);
     assert!(hook.stdout.contains("deny"), "{}", hook.stdout);
     let r = run(decisions(&root).args([
@@ -339,13 +347,14 @@ fn real_route_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
         lines.iter().filter_map(|l| l["event"].as_str()).filter(|e| !e.starts_with("decision_")).collect();
     assert_eq!(
         outcomes,
-        ["route_decided", "run_finished", "run_finished", "run_finished"],
-        "route, triage, batch, eval"
+        ["route_decided", "run_finished", "run_finished", "run_finished", "review_refined"],
+        "route, triage, batch, eval, review"
     );
     assert!(lines.iter().any(|l| l["consumer"] == "batch" && l["item"] == "1"), "a run's lines name their item");
     let m = watch_json(&root, &[]);
     let consumers = &m["periods"]["all"]["consumers"];
-    for (consumer, calls) in [("route", 1), ("triage", 2), ("batch", 3), ("eval", 1), ("permission", 1), ("nightly", 1)]
+    for (consumer, calls) in
+        [("route", 1), ("triage", 2), ("batch", 3), ("eval", 1), ("review", 2), ("permission", 1), ("nightly", 1)]
     {
         assert_eq!(consumers[consumer]["providers"]["jev jev-1.13.0"]["calls"], json!(calls), "{consumer}: {m}");
     }
@@ -392,4 +401,40 @@ fn a_log_that_cannot_be_written_never_stalls_a_consumer() {
     let mut holder = holder;
     let _ = holder.kill();
     let _ = holder.wait();
+}
+
+#[test]
+fn a_server_that_echoes_the_key_never_gets_it_into_the_log() {
+    // Half the answers carry the key in their model name, the rest are errors quoting it.
+    let n = std::sync::atomic::AtomicU64::new(0);
+    let stub = Stub::keep_alive(vec![Reply::computed(move |req| {
+        let auth = req.header("authorization").unwrap_or("").to_string();
+        if n.fetch_add(1, std::sync::atomic::Ordering::SeqCst).is_multiple_of(2) {
+            let answers: serde_json::Map<String, Value> = req.json()["questions"]
+                .as_object()
+                .map(|q| q.keys().map(|k| (k.clone(), json!({"type": "noul", "noul": 0.9}))).collect())
+                .unwrap_or_default();
+            Reply::json(&json!({"model": format!("echo {auth}"), "answers": answers}))
+        } else {
+            Reply::status(400, &json!({"error": {"message": format!("bad request from {auth}")}}).to_string())
+        }
+    })]);
+    let (_dir, root) = crate::hook::project(Some(&stub.url("/v1/systemone")), true);
+    common::write(
+        &root.join(".leopold/decisions/ok.json"),
+        &json!({"version": "decisions/1.0", "questions": {"ok": {"type": "noul", "instructions": "Fine?"}},
+            "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}}),
+    );
+    std::fs::write(root.join(".leopold/decisions/routing.json"), decisions::install::SHIPPED[0].1).expect("write");
+    let items: String = (1..=6).map(|i| format!("{{\"id\": {i}, \"note\": \"{KEY}\"}}\n")).collect();
+    std::fs::write(root.join("items.jsonl"), items).expect("write");
+    run(decisions(&root).args(["batch", "--catalog", "ok", "--questions", "ok", "--input", "items.jsonl"]));
+    run(decisions(&root).args(["route", "--item", &format!("rotate {KEY}")]));
+    run(decisions(&root).args(["ask", "--catalog", "ok", "--questions", "ok", "--state", "{}", "--log", "x"]));
+    let log = std::fs::read_to_string(root.join(".leopold/events.jsonl")).expect("log");
+    assert!(log.contains("decision_answered") && log.contains("decision_failed"), "{log}");
+    for window in KEY.as_bytes().windows(8) {
+        let fragment = std::str::from_utf8(window).expect("ascii");
+        assert!(!log.contains(fragment), "{fragment:?} of the key in the log:\n{log}");
+    }
 }

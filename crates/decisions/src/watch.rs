@@ -691,3 +691,58 @@ pub fn since(arg: &str) -> Option<String> {
         && arg[..4].bytes().chain(arg[5..7].bytes()).chain(arg[8..10].bytes()).all(|b| b.is_ascii_digit());
     is_date.then(|| arg.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asked(ts: &str) -> String {
+        format!(
+            "{{\"ts\":\"{ts}\",\"consumer\":\"route\",\"event\":\"decision_asked\",\"provider\":\"jev\",\"model\":\"m\",\"questions\":[\"effort\"],\"source\":\"config\"}}\n"
+        )
+    }
+
+    fn calls(reader: &Reader) -> u64 {
+        let m = reader.meters();
+        m.periods.get("all").and_then(|p| p.consumers.get("route")).map_or(0, |c| c.providers["jev m"].calls)
+    }
+
+    fn append(path: &Path, text: &str) {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("open");
+        f.write_all(text.as_bytes()).expect("write");
+    }
+
+    #[test]
+    fn the_reader_follows_the_log_across_appends_a_torn_tail_rotation_and_truncation() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let leo = dir.path();
+        let log = crate::event::log_path(leo);
+        append(&log, &asked("2026-11-30T09:00:00Z"));
+        let mut reader = Reader::new(leo, Filter::default());
+        assert!(reader.refresh().expect("read"));
+        assert_eq!(calls(&reader), 1);
+        assert!(!reader.refresh().expect("read"), "nothing new: nothing to redraw");
+        // A line still being written is read once it is whole.
+        let line = asked("2026-11-30T09:01:00Z");
+        let (head, tail) = line.split_at(40);
+        append(&log, head);
+        assert!(!reader.refresh().expect("read"));
+        assert_eq!(calls(&reader), 1);
+        append(&log, tail);
+        assert!(reader.refresh().expect("read"));
+        assert_eq!(calls(&reader), 2);
+        // Rotation: the log becomes events.1.jsonl and a new one starts.
+        std::fs::rename(&log, leo.join("events.1.jsonl")).expect("rotate");
+        append(&log, &asked("2026-11-30T09:02:00Z"));
+        assert!(reader.refresh().expect("read"));
+        assert_eq!(calls(&reader), 3, "the rotated file and the new one");
+        // Truncation: the log is emptied and written again, shorter.
+        std::fs::write(&log, "").expect("truncate");
+        assert!(reader.refresh().expect("read"));
+        assert_eq!(calls(&reader), 2, "only what is left");
+        append(&log, &asked("2026-11-30T09:03:00Z"));
+        assert!(reader.refresh().expect("read"));
+        assert_eq!(calls(&reader), 3);
+    }
+}
