@@ -339,6 +339,8 @@ fn real_route_review_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
     // A run with --no-log leaves nothing.
     let before = std::fs::read_to_string(root.join(".leopold/events.jsonl")).expect("log");
     assert_eq!(run(decisions(&root).args(["route", "--item", "x", "--no-log"])).code, 0);
+    // The seam itself never touches the log: `ask` without `--log` leaves nothing either.
+    assert_eq!(run(decisions(&root).args(["ask", "--catalog", "ok", "--questions", "ok", "--state", "{}"])).code, 0);
     assert_eq!(std::fs::read_to_string(root.join(".leopold/events.jsonl")).expect("log"), before);
     assert!(!before.contains(KEY) && !before.contains(crate::hook::KEY), "no key in the log");
     let lines: Vec<Value> = before.lines().map(|l| serde_json::from_str(l).expect("a whole line")).collect();
