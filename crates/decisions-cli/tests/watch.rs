@@ -105,8 +105,8 @@ fn known_log(root: &Path) {
         text.push_str(&line("2026-11-30T11:00:00Z", "permission", "decision_skipped", json!({"reason": reason})));
     }
     for ts in ["2026-11-30T12:00:00Z", "2026-11-30T12:01:00Z"] {
-        text.push_str(&asked(ts, "route", "effort"));
-        text.push_str(&answered(ts, "route", "effort", 50, "escalate"));
+        text.push_str(&asked(ts, "routing", "effort"));
+        text.push_str(&answered(ts, "routing", "effort", 50, "escalate"));
     }
     // Never asked: no meter row for it.
     text.push_str(&line(
@@ -130,7 +130,7 @@ fn a_hand_written_log_gives_its_known_counts_number_by_number() {
         .map(|(id, ts, correct)| {
             format!(
                 "{}\n{}\n",
-                json!({"kind": "decision", "id": id, "ts": ts, "consumer": "route", "question": "effort", "provider": "jev",
+                json!({"kind": "decision", "id": id, "ts": ts, "consumer": "routing", "question": "effort", "provider": "jev",
                     "model": "jev-1.13.0", "confidence": 0.9, "certainty": 0.9, "band": "escalate", "acted": false, "v": "1.0"}),
                 json!({"kind": "outcome", "id": id, "ts": ts, "correct": correct, "v": "1.0"})
             )
@@ -142,7 +142,7 @@ fn a_hand_written_log_gives_its_known_counts_number_by_number() {
     let consumers = &m["periods"]["all"]["consumers"];
     assert_eq!(
         consumers.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()),
-        Some(vec!["permission".into(), "route".into()])
+        Some(vec!["permission".into(), "routing".into()])
     );
     let hook = &consumers["permission"];
     let jev = &hook["providers"]["jev jev-1.13.0"];
@@ -163,7 +163,7 @@ fn a_hand_written_log_gives_its_known_counts_number_by_number() {
         h["last_denials"][1],
         json!({"ts": "2026-11-30T10:00:00Z", "command": "git push --force", "score": 2.9})
     );
-    let route = &consumers["route"];
+    let route = &consumers["routing"];
     assert_eq!(route["providers"]["jev jev-1.13.0"]["bands"], json!({"effort": {"escalate": 2}}));
     assert_eq!(route["outcomes"], json!({"known": 2, "correct": 1, "share_correct": 0.5}));
     // The same in text, as a person reads it.
@@ -191,7 +191,7 @@ fn since_consumer_and_by_day_filter_the_meters() {
     let m = watch_json(dir.path(), &["--since", "2026-11-30"]);
     let jev = &m["periods"]["all"]["consumers"]["permission"]["providers"]["jev jev-1.13.0"];
     assert_eq!((jev["calls"].clone(), jev["answered"].clone()), (json!(2), json!(1)), "the 29th is left out");
-    let m = watch_json(dir.path(), &["--consumer", "route"]);
+    let m = watch_json(dir.path(), &["--consumer", "routing"]);
     assert_eq!(m["periods"]["all"]["consumers"].as_object().map(|o| o.len()), Some(1));
     let m = watch_json(dir.path(), &["--by", "day"]);
     let days: Vec<String> = m["periods"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
@@ -218,7 +218,7 @@ fn meters_are_absent_not_zeroed_when_nothing_asked() {
     }
     text.push_str(&line(
         "2026-11-30T09:00:00Z",
-        "route",
+        "routing",
         "decision_failed",
         json!({"provider": "none", "question": "effort", "reason": "no_provider", "source": "default"}),
     ));
@@ -245,7 +245,7 @@ fn the_log_rotates_past_64_mib_keeps_three_and_watch_reads_them_all() {
     let big = format!("{}\n", "x".repeat((64 << 20) + 10));
     let asked = line(
         "2026-11-30T09:00:00Z",
-        "route",
+        "routing",
         "decision_asked",
         json!({"provider": "jev", "model": "m", "questions": ["effort"], "source": "config"}),
     );
@@ -262,7 +262,7 @@ fn the_log_rotates_past_64_mib_keeps_three_and_watch_reads_them_all() {
     assert!(!leo.join("events.4.jsonl").exists(), "three kept");
     let m = watch_json(dir.path(), &[]);
     // Three rotated files each hold an ask and the foreign line; the live log route's lines.
-    assert_eq!(m["periods"]["all"]["consumers"]["route"]["providers"]["jev m"]["calls"], json!(3));
+    assert_eq!(m["periods"]["all"]["consumers"]["routing"]["providers"]["jev m"]["calls"], json!(3));
     assert_eq!(m["skipped"], json!(3));
 }
 
@@ -301,7 +301,11 @@ fn real_route_review_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
             "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}}),
     );
     std::fs::write(root.join(".leopold/decisions/routing.json"), decisions::install::SHIPPED[0].1).expect("write");
-    assert_eq!(run(decisions(&root).args(["route", "--item", "rename the config loader"])).code, 0);
+    let routed = run(decisions(&root).args(["route", "--item", "rename the config loader"]));
+    assert_eq!(routed.code, 0, "{}", routed.stderr);
+    // The outcome of one of route's ledger rows, learned later: watch joins it by consumer.
+    let id = routed.json()["recorded"][0]["id"].as_str().expect("a recorded row").to_string();
+    assert_eq!(run(decisions(&root).args(["ledger", "outcome", "--id", &id, "--correct", "true"])).code, 0);
     let issues = "{\"id\": 1, \"title\": \"a\", \"body\": \"b\"}\n{\"id\": 2, \"title\": \"c\", \"body\": \"d\"}\n";
     std::fs::write(root.join("issues.jsonl"), issues).expect("write");
     assert_eq!(run(decisions(&root).args(["triage", "issues.jsonl", "--no-record", "--report", "r.md"])).code, 0);
@@ -356,11 +360,12 @@ fn real_route_review_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
     let m = watch_json(&root, &[]);
     let consumers = &m["periods"]["all"]["consumers"];
     for (consumer, calls) in
-        [("route", 1), ("triage", 2), ("batch", 3), ("eval", 1), ("review", 2), ("permission", 1), ("nightly", 1)]
+        [("routing", 1), ("triage", 2), ("batch", 3), ("eval", 1), ("review", 2), ("permission", 1), ("nightly", 1)]
     {
         assert_eq!(consumers[consumer]["providers"]["jev jev-1.13.0"]["calls"], json!(calls), "{consumer}: {m}");
     }
     assert_eq!(consumers["permission"]["hook"]["denied"], json!(1));
+    assert_eq!(consumers["routing"]["outcomes"], json!({"known": 1, "correct": 1, "share_correct": 1.0}));
     assert_eq!(consumers["triage"]["runs"]["items"], json!(2));
 }
 

@@ -74,7 +74,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 demoted: refined.demoted.len(),
                 merging_skipped: refined.merging_skipped.clone(),
             });
-            crate::log::write(log.as_deref(), "review", &events, std::time::Instant::now() + crate::log::GRACE);
+            crate::log::write(
+                log.as_deref(),
+                decisions::consumer::review::CONSUMER,
+                &events,
+                std::time::Instant::now() + crate::log::GRACE,
+            );
             if let Some(e) = &refined.ledger_error {
                 eprintln!("warning: not recorded: {e}");
             }

@@ -70,7 +70,13 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         critical: routed.verdict.critical,
         decided_by: json!(routed.decided_by).as_str().unwrap_or_default().to_string(),
     });
-    crate::log::write(log.as_deref(), "route", &events, std::time::Instant::now() + crate::log::GRACE);
+    // The log names the consumer the ledger rows do, so `watch` joins their outcomes.
+    crate::log::write(
+        log.as_deref(),
+        decisions::consumer::routing::CONSUMER,
+        &events,
+        std::time::Instant::now() + crate::log::GRACE,
+    );
     if let Some(e) = &routed.ledger_error {
         eprintln!("warning: not recorded: {e}");
     }

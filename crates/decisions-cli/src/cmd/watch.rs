@@ -21,7 +21,7 @@ pub struct Args {
     /// Only lines from this far back (30m, 1h, 24h, 7d) or since a UTC date or time (2026-11-30)
     #[arg(long, value_name = "WHEN", value_parser = since)]
     since: Option<String>,
-    /// Only this consumer (permission, route, review, triage, batch, eval, ...)
+    /// Only this consumer (permission, routing, review, triage, batch, eval, ...)
     #[arg(long, value_name = "NAME")]
     consumer: Option<String>,
     /// One set of meters a UTC day
@@ -336,14 +336,14 @@ mod tests {
             for _ in 0..=h {
                 text.push_str(&line(
                     &format!("2026-11-30T0{h}:00:00Z"),
-                    "route",
+                    "routing",
                     "decision_asked",
                     ",\"provider\":\"jev\",\"model\":\"jev-1.13.0\",\"questions\":[\"effort\"],\"source\":\"config\"",
                 ));
             }
             text.push_str(&line(
                 &format!("2026-11-30T0{h}:00:00Z"),
-                "route",
+                "routing",
                 "decision_failed",
                 ",\"provider\":\"jev\",\"question\":\"effort\",\"reason\":\"timeout\",\"elapsed_ms\":2000,\"source\":\"config\"",
             ));
