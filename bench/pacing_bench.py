@@ -26,7 +26,7 @@ import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from batch_bench import ANSWER, env, project, write_items  # noqa: E402
+from batch_bench import Stub, env, project, write_items  # noqa: E402
 from cli_latency import ROOT, build  # noqa: E402
 
 LIMIT = 20
@@ -36,26 +36,9 @@ LIMITERS = [("sliding window", ["--limiter", "sliding"]), ("token bucket, burst 
 MODES = [("--rate 20/s", ["--rate", "20/s"]), ("--rate 19/s", ["--rate", "19/s"]), ("no --rate", [])]
 
 
-class Server:
-    def __init__(self, stub_bin, work, *flags):
-        body = work / "answer.json"
-        body.write_text(json.dumps(ANSWER))
-        self.proc = subprocess.Popen([stub_bin, body, "--keep-alive", "--delay-ms", "20", *flags],
-                                     stdout=subprocess.PIPE, text=True)
-        self.url = self.proc.stdout.readline().strip()
-
-    def stats(self):
-        import urllib.request
-        with urllib.request.urlopen(self.url + "/stats") as r:
-            return json.loads(r.read())
-
-    def close(self):
-        self.proc.kill()
-        self.proc.wait()
-
-
 def one(binary, stub_bin, work, items, n, limiter_flags, mode_flags):
-    server = Server(stub_bin, work, *(["--limit", f"{LIMIT}/s", *limiter_flags] if limiter_flags is not None else []))
+    limit = ["--limit", f"{LIMIT}/s", *limiter_flags] if limiter_flags is not None else []
+    server = Stub(stub_bin, work, "--delay-ms", "20", *limit)
     try:
         root = project(work, server.url)
         out = root / "out.jsonl"

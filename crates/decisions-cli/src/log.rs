@@ -31,8 +31,19 @@ pub fn target(leo: Option<&Path>, args: LogArgs) -> Option<PathBuf> {
 /// Append one command's events, by `deadline`; a log that cannot be written in time is said in
 /// one line on stderr and changes nothing else.
 pub fn write(leo: Option<&Path>, consumer: &str, events: &[Event], deadline: Instant) {
+    write_from(leo, consumer, events, (None, None), deadline);
+}
+
+/// [`write`] for an agent's call: each line also names its `(session, agent_id)`.
+pub fn write_from(
+    leo: Option<&Path>,
+    consumer: &str,
+    events: &[Event],
+    (session, agent_id): (Option<&str>, Option<&str>),
+    deadline: Instant,
+) {
     let Some(leo) = leo else { return };
-    let bytes = decisions::event::lines_of(consumer, events, None, None, None);
+    let bytes = decisions::event::lines_of(consumer, events, None, session, agent_id);
     if let Err(e) = decisions::event::append(leo, bytes, deadline) {
         let path = decisions::event::log_path(leo);
         eprintln!(

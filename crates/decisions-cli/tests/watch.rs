@@ -266,6 +266,19 @@ fn the_log_rotates_past_64_mib_keeps_three_and_watch_reads_them_all() {
     assert_eq!(m["skipped"], json!(3));
 }
 
+/// A project with the hook's catalog, an `ok` noul catalog and the shipped `routing.json`,
+/// its provider `stub`.
+fn project(stub: &Stub) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, root) = crate::hook::project(Some(&stub.url("/v1/systemone")), true);
+    common::write(
+        &root.join(".leopold/decisions/ok.json"),
+        &json!({"version": "decisions/1.0", "questions": {"ok": {"type": "noul", "instructions": "Fine?"}},
+            "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}}),
+    );
+    std::fs::write(root.join(".leopold/decisions/routing.json"), decisions::install::SHIPPED[0].1).expect("write");
+    (dir, root)
+}
+
 /// A System One server that answers every question it is asked with a confident answer.
 fn answering() -> Stub {
     Stub::keep_alive(vec![Reply::computed(|req| {
@@ -294,13 +307,7 @@ fn answering() -> Stub {
 #[test]
 fn real_route_review_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
     let stub = answering();
-    let (_dir, root) = crate::hook::project(Some(&stub.url("/v1/systemone")), true);
-    common::write(
-        &root.join(".leopold/decisions/ok.json"),
-        &json!({"version": "decisions/1.0", "questions": {"ok": {"type": "noul", "instructions": "Fine?"}},
-            "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}}),
-    );
-    std::fs::write(root.join(".leopold/decisions/routing.json"), decisions::install::SHIPPED[0].1).expect("write");
+    let (_dir, root) = project(&stub);
     let routed = run(decisions(&root).args(["route", "--item", "rename the config loader"]));
     assert_eq!(routed.code, 0, "{}", routed.stderr);
     // The outcome of one of route's ledger rows, learned later: watch joins it by consumer.
@@ -372,12 +379,7 @@ fn real_route_review_triage_batch_eval_and_hook_runs_leave_a_log_watch_reads() {
 #[test]
 fn a_log_that_cannot_be_written_never_stalls_a_consumer() {
     let stub = answering();
-    let (_dir, root) = crate::hook::project(Some(&stub.url("/v1/systemone")), true);
-    common::write(
-        &root.join(".leopold/decisions/ok.json"),
-        &json!({"version": "decisions/1.0", "questions": {"ok": {"type": "noul", "instructions": "Fine?"}},
-            "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}}),
-    );
+    let (_dir, root) = project(&stub);
     std::fs::write(root.join("items.jsonl"), "{\"id\": 1}\n{\"id\": 2}\n").expect("write");
     // A FIFO where the log should be.
     let fifo = root.join(".leopold/events.jsonl");
@@ -426,13 +428,7 @@ fn a_server_that_echoes_the_key_never_gets_it_into_the_log() {
             Reply::status(400, &json!({"error": {"message": format!("bad request from {auth}")}}).to_string())
         }
     })]);
-    let (_dir, root) = crate::hook::project(Some(&stub.url("/v1/systemone")), true);
-    common::write(
-        &root.join(".leopold/decisions/ok.json"),
-        &json!({"version": "decisions/1.0", "questions": {"ok": {"type": "noul", "instructions": "Fine?"}},
-            "thresholds": {"ok": {"floor": 0.5, "escalate": 0.65, "act": 0.85}}}),
-    );
-    std::fs::write(root.join(".leopold/decisions/routing.json"), decisions::install::SHIPPED[0].1).expect("write");
+    let (_dir, root) = project(&stub);
     let items: String = (1..=6).map(|i| format!("{{\"id\": {i}, \"note\": \"{KEY}\"}}\n")).collect();
     std::fs::write(root.join("items.jsonl"), items).expect("write");
     run(decisions(&root).args(["batch", "--catalog", "ok", "--questions", "ok", "--input", "items.jsonl"]));

@@ -280,16 +280,8 @@ fn question_text(doc: Option<&Value>) -> String {
 /// be written in time (a held lock, a FIFO, a stalled mount) is skipped with one line on
 /// stderr, and never changes the verdict.
 fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
-    let events = &outcome.events;
-    if events.is_empty() {
-        return;
-    }
-    let (session, agent) = (outcome.session.as_deref(), outcome.agent_id.as_deref());
-    let bytes = decisions::event::lines_of(decisions::watch::HOOK, events, None, session, agent);
-    if let Err(e) = decisions::event::append(leo, bytes, deadline) {
-        let path = decisions::event::log_path(leo);
-        eprintln!("decisions: {} not logged to {}: {e}", crate::output::count(events.len(), "event"), path.display());
-    }
+    let from = (outcome.session.as_deref(), outcome.agent_id.as_deref());
+    crate::log::write_from(Some(leo), decisions::watch::HOOK, &outcome.events, from, deadline);
 }
 
 /// `hook test`: the same input the agent would send, the same deadline, no event written.

@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let routed = route(&request);
     let mut events = routed.events.clone();
     events.push(decisions::Event::RouteDecided {
-        effort: json!(routed.verdict.effort).as_str().unwrap_or_default().to_string(),
+        effort: routed.verdict.effort.as_str().to_string(),
         critical: routed.verdict.critical,
         decided_by: json!(routed.decided_by).as_str().unwrap_or_default().to_string(),
     });

@@ -3,6 +3,7 @@
 //! view that redraws as lines arrive, follows the log across rotation and truncation, and
 //! leaves with `q`, Esc or Ctrl-C (exit 0). Idle, it looks at the log's size twice a second.
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -162,16 +163,14 @@ pub fn text(m: &Meters) -> String {
         let mut line = "Nothing was asked: no consumer put a question to a provider".to_string();
         let aside: u64 = m.stood_aside.values().sum();
         if aside > 0 {
-            let why: Vec<String> = m.stood_aside.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            line.push_str(&format!("; the hook stood aside {} ({})", times(aside), why.join(", ")));
+            line.push_str(&format!("; the hook stood aside {} ({})", times(aside), listed(&m.stood_aside)));
         }
         let unasked: u64 = m.unasked.values().sum();
         if unasked > 0 {
-            let why: Vec<String> = m.unasked.iter().map(|(r, n)| format!("{r} {n}")).collect();
             line.push_str(&format!(
                 "; {} fell back with no provider asked ({})",
                 crate::output::count(unasked as usize, "question"),
-                why.join(", ")
+                listed(&m.unasked)
             ));
         }
         out.push_str(&line);
@@ -187,6 +186,11 @@ pub fn text(m: &Meters) -> String {
         }
     }
     out
+}
+
+/// Counts by reason, as a person reads them: `timeout 2, transport 1`.
+fn listed(m: &BTreeMap<String, u64>) -> String {
+    m.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
 }
 
 fn times(n: u64) -> String {
@@ -210,8 +214,7 @@ fn consumer(out: &mut String, name: &str, c: &Consumer) {
             ));
         }
         if !p.failures.is_empty() || p.retries > 0 {
-            let failures: Vec<String> = p.failures.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            let failures = if failures.is_empty() { "none".to_string() } else { failures.join(", ") };
+            let failures = if p.failures.is_empty() { "none".to_string() } else { listed(&p.failures) };
             out.push_str(&format!("    failures {failures}; retries {} ({} for 429)\n", p.retries, p.too_many));
         }
         for (q, bands) in &p.bands {
@@ -220,10 +223,9 @@ fn consumer(out: &mut String, name: &str, c: &Consumer) {
         }
     }
     if let Some(h) = &c.hook {
-        let counted = |m: &std::collections::BTreeMap<String, u64>| {
+        let counted = |m: &BTreeMap<String, u64>| {
             let n: u64 = m.values().sum();
-            let why: Vec<String> = m.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            if why.is_empty() { n.to_string() } else { format!("{n} ({})", why.join(", ")) }
+            if m.is_empty() { n.to_string() } else { format!("{n} ({})", listed(m)) }
         };
         out.push_str(&format!(
             "  hook: judged {}, denied {}, fell back {}, skipped {}, timeouts {}\n",
