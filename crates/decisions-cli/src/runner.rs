@@ -173,8 +173,7 @@ impl Bar {
         let rate = s.asked as f64 / bar.elapsed().as_secs_f64().max(1e-3);
         let mut message = format!("{rate:.0} items/s");
         if !s.failures.is_empty() {
-            let parts: Vec<String> = s.failures.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            message.push_str(&format!(", failed: {}", parts.join(", ")));
+            message.push_str(&format!(", failed: {}", decisions::run::summary::by_reason(&s.failures)));
         }
         bar.set_message(message);
     }

@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use decisions::run::summary::by_reason;
 use decisions::watch::{Consumer, Filter, Meters, Reader};
 use ratatui::backend::Backend;
 use ratatui::layout::{Constraint, Layout};
@@ -163,14 +164,14 @@ pub fn text(m: &Meters) -> String {
         let mut line = "Nothing was asked: no consumer put a question to a provider".to_string();
         let aside: u64 = m.stood_aside.values().sum();
         if aside > 0 {
-            line.push_str(&format!("; the hook stood aside {} ({})", times(aside), listed(&m.stood_aside)));
+            line.push_str(&format!("; the hook stood aside {} ({})", times(aside), by_reason(&m.stood_aside)));
         }
         let unasked: u64 = m.unasked.values().sum();
         if unasked > 0 {
             line.push_str(&format!(
                 "; {} fell back with no provider asked ({})",
                 crate::output::count(unasked as usize, "question"),
-                listed(&m.unasked)
+                by_reason(&m.unasked)
             ));
         }
         out.push_str(&line);
@@ -186,11 +187,6 @@ pub fn text(m: &Meters) -> String {
         }
     }
     out
-}
-
-/// Counts by reason, as a person reads them: `timeout 2, transport 1`.
-fn listed(m: &BTreeMap<String, u64>) -> String {
-    m.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
 }
 
 fn times(n: u64) -> String {
@@ -214,7 +210,7 @@ fn consumer(out: &mut String, name: &str, c: &Consumer) {
             ));
         }
         if !p.failures.is_empty() || p.retries > 0 {
-            let failures = if p.failures.is_empty() { "none".to_string() } else { listed(&p.failures) };
+            let failures = if p.failures.is_empty() { "none".to_string() } else { by_reason(&p.failures) };
             out.push_str(&format!("    failures {failures}; retries {} ({} for 429)\n", p.retries, p.too_many));
         }
         for (q, bands) in &p.bands {
@@ -225,7 +221,7 @@ fn consumer(out: &mut String, name: &str, c: &Consumer) {
     if let Some(h) = &c.hook {
         let counted = |m: &BTreeMap<String, u64>| {
             let n: u64 = m.values().sum();
-            if m.is_empty() { n.to_string() } else { format!("{n} ({})", listed(m)) }
+            if m.is_empty() { n.to_string() } else { format!("{n} ({})", by_reason(m)) }
         };
         out.push_str(&format!(
             "  hook: judged {}, denied {}, fell back {}, skipped {}, timeouts {}\n",

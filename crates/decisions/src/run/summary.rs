@@ -81,8 +81,7 @@ impl Summary {
         let failures = if self.failures.is_empty() {
             "no failures".to_string()
         } else {
-            let parts: Vec<String> = self.failures.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            format!("failed questions: {}", parts.join(", "))
+            format!("failed questions: {}", by_reason(&self.failures))
         };
         let retry = if self.resumable {
             format!("{} to retry with --resume", self.retry)
@@ -120,4 +119,9 @@ impl Summary {
         let resume = if self.resumable { "; --resume continues it" } else { "" };
         format!("; {what}; {left} read and not asked{resume}")
     }
+}
+
+/// Counts by reason as a person reads them: `timeout 2, transport 1`.
+pub fn by_reason(counts: &BTreeMap<String, u64>) -> String {
+    counts.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
 }
