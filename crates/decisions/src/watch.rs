@@ -232,12 +232,24 @@ pub struct Reader {
     live: Option<(u64, u64, u64)>,
     /// The rotated files' identities, when they were read.
     rotated: Vec<(u64, u64)>,
+    /// The ledger's outcomes, and the identity of the ledger they were read from.
+    outcomes: Option<(Option<LedgerId>, Tally)>,
 }
+
+/// A file's device, inode, length and modification time.
+type LedgerId = (u64, u64, u64, i64, i64);
 
 impl Reader {
     /// A reader of `leo`'s log; nothing is read until [`Reader::refresh`].
     pub fn new(leo: &Path, filter: Filter) -> Reader {
-        Reader { leo: leo.to_path_buf(), filter, raw: Meters::default(), live: None, rotated: Vec::new() }
+        Reader {
+            leo: leo.to_path_buf(),
+            filter,
+            raw: Meters::default(),
+            live: None,
+            rotated: Vec::new(),
+            outcomes: None,
+        }
     }
 
     /// Read what is new; whether anything was.
@@ -284,14 +296,50 @@ impl Reader {
     }
 
     /// The meters as they stand: the ledger's outcomes joined, what never asked left out.
-    pub fn meters(&self) -> Meters {
+    /// The ledger is read again only when it changed since the last look.
+    pub fn meters(&mut self) -> Meters {
+        use std::os::unix::fs::MetadataExt;
+        let path = crate::ledger::ledger_path(&self.leo);
+        let id = std::fs::metadata(&path).ok().map(|m| (m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()));
+        if self.outcomes.as_ref().is_none_or(|(seen, _)| *seen != id) {
+            let rows = crate::ledger::read_ledger(&path).map(|l| l.records).unwrap_or_default();
+            self.outcomes = Some((id, tally(&rows, &self.filter)));
+        }
         let mut meters = self.raw.clone();
-        if let Ok(ledger) = crate::ledger::read_ledger(&crate::ledger::ledger_path(&self.leo)) {
-            meters.add_outcomes(&ledger.records, &self.filter);
+        if let Some((_, tally)) = &self.outcomes {
+            meters.add_outcomes(tally);
         }
         meters.finish();
         meters
     }
+}
+
+/// Decisions with a known outcome, and how many were right, by period and consumer.
+type Tally = BTreeMap<(String, String), (u64, u64)>;
+
+/// The ledger's outcomes as the filter counts them: each decision's latest outcome.
+fn tally(rows: &[crate::ledger::Row], filter: &Filter) -> Tally {
+    let mut latest: BTreeMap<&str, Option<bool>> = BTreeMap::new();
+    for row in rows {
+        if let crate::ledger::Row::Outcome(o) = row {
+            latest.insert(o.id.as_str(), o.correct);
+        }
+    }
+    let mut tally = Tally::new();
+    for row in rows {
+        let crate::ledger::Row::Decision(d) = row else { continue };
+        let Some(Some(correct)) = latest.get(d.id.as_str()) else { continue };
+        if filter.since.as_deref().is_some_and(|s| d.ts.as_str() < s)
+            || filter.consumer.as_deref().is_some_and(|c| c != d.consumer)
+        {
+            continue;
+        }
+        let period = if filter.by_day { d.ts.get(..10).unwrap_or("?").to_string() } else { "all".to_string() };
+        let t = tally.entry((period, d.consumer.clone())).or_default();
+        t.0 += 1;
+        t.1 += u64::from(*correct);
+    }
+    tally
 }
 
 /// The bytes of a file from `at` on.
@@ -453,29 +501,13 @@ impl Meters {
         self.series.sort_by(|a, b| a.0.cmp(&b.0));
     }
 
-    fn add_outcomes(&mut self, rows: &[crate::ledger::Row], filter: &Filter) {
-        let mut latest: BTreeMap<&str, Option<bool>> = BTreeMap::new();
-        for row in rows {
-            if let crate::ledger::Row::Outcome(o) = row {
-                latest.insert(o.id.as_str(), o.correct);
-            }
-        }
-        for row in rows {
-            let crate::ledger::Row::Decision(d) = row else { continue };
-            let Some(Some(correct)) = latest.get(d.id.as_str()) else { continue };
-            if filter.since.as_deref().is_some_and(|s| d.ts.as_str() < s)
-                || filter.consumer.as_deref().is_some_and(|c| c != d.consumer)
-            {
-                continue;
-            }
-            let period = if filter.by_day { d.ts.get(..10).unwrap_or("?").to_string() } else { "all".to_string() };
+    fn add_outcomes(&mut self, tally: &Tally) {
+        for ((period, consumer), (known, correct)) in tally {
             // Only where the consumer left meters: the ledger alone is `ledger report`'s.
-            let Some(c) = self.periods.get_mut(&period).and_then(|p| p.consumers.get_mut(&d.consumer)) else {
-                continue;
-            };
+            let Some(c) = self.periods.get_mut(period).and_then(|p| p.consumers.get_mut(consumer)) else { continue };
             let o = c.outcomes.get_or_insert_with(Outcomes::default);
-            o.known += 1;
-            o.correct += u64::from(*correct);
+            o.known += known;
+            o.correct += correct;
         }
     }
 
@@ -702,7 +734,7 @@ mod tests {
         )
     }
 
-    fn calls(reader: &Reader) -> u64 {
+    fn calls(reader: &mut Reader) -> u64 {
         let m = reader.meters();
         m.periods.get("all").and_then(|p| p.consumers.get("route")).map_or(0, |c| c.providers["jev m"].calls)
     }
@@ -721,28 +753,50 @@ mod tests {
         append(&log, &asked("2026-11-30T09:00:00Z"));
         let mut reader = Reader::new(leo, Filter::default());
         assert!(reader.refresh().expect("read"));
-        assert_eq!(calls(&reader), 1);
+        assert_eq!(calls(&mut reader), 1);
         assert!(!reader.refresh().expect("read"), "nothing new: nothing to redraw");
         // A line still being written is read once it is whole.
         let line = asked("2026-11-30T09:01:00Z");
         let (head, tail) = line.split_at(40);
         append(&log, head);
         assert!(!reader.refresh().expect("read"));
-        assert_eq!(calls(&reader), 1);
+        assert_eq!(calls(&mut reader), 1);
         append(&log, tail);
         assert!(reader.refresh().expect("read"));
-        assert_eq!(calls(&reader), 2);
+        assert_eq!(calls(&mut reader), 2);
         // Rotation: the log becomes events.1.jsonl and a new one starts.
         std::fs::rename(&log, leo.join("events.1.jsonl")).expect("rotate");
         append(&log, &asked("2026-11-30T09:02:00Z"));
         assert!(reader.refresh().expect("read"));
-        assert_eq!(calls(&reader), 3, "the rotated file and the new one");
+        assert_eq!(calls(&mut reader), 3, "the rotated file and the new one");
         // Truncation: the log is emptied and written again, shorter.
         std::fs::write(&log, "").expect("truncate");
         assert!(reader.refresh().expect("read"));
-        assert_eq!(calls(&reader), 2, "only what is left");
+        assert_eq!(calls(&mut reader), 2, "only what is left");
         append(&log, &asked("2026-11-30T09:03:00Z"));
         assert!(reader.refresh().expect("read"));
-        assert_eq!(calls(&reader), 3);
+        assert_eq!(calls(&mut reader), 3);
+    }
+
+    #[test]
+    fn an_outcome_recorded_while_watching_is_joined_at_the_next_look() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let leo = dir.path();
+        append(&crate::event::log_path(leo), &asked("2026-11-30T09:00:00Z").replace("\"route\"", "\"routing\""));
+        let ledger = crate::ledger::ledger_path(leo);
+        std::fs::create_dir_all(ledger.parent().expect("a parent")).expect("mkdir");
+        append(
+            &ledger,
+            "{\"kind\":\"decision\",\"id\":\"r1\",\"ts\":\"2026-11-30T09:00:00Z\",\"consumer\":\"routing\",\"question\":\"effort\",\"provider\":\"jev\",\"model\":\"m\",\"confidence\":0.9,\"certainty\":0.9,\"band\":\"act\",\"acted\":true,\"v\":\"1.0\"}\n",
+        );
+        let mut reader = Reader::new(leo, Filter::default());
+        reader.refresh().expect("read");
+        let known = |m: &Meters| m.periods["all"].consumers["routing"].outcomes.as_ref().map(|o| (o.known, o.correct));
+        assert_eq!(known(&reader.meters()), None, "no outcome yet");
+        append(
+            &ledger,
+            "{\"kind\":\"outcome\",\"id\":\"r1\",\"ts\":\"2026-11-30T10:00:00Z\",\"correct\":true,\"v\":\"1.0\"}\n",
+        );
+        assert_eq!(known(&reader.meters()), Some((1, 1)), "the ledger changed: read again");
     }
 }
