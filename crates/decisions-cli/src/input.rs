@@ -68,6 +68,22 @@ pub fn parse_json(text: &str, source: &str) -> Result<Value, JsonFileError> {
     })
 }
 
+// The bound on a document read whole (a card, a catalog, a findings file, a state). (Not a
+// `///` comment: it would become the help text of every command that flattens it.)
+#[derive(Debug, Clone, clap::Args)]
+pub struct DocArgs {
+    /// The largest document (card, catalog, findings, state) read whole, in bytes; a larger one is refused
+    #[arg(long, value_name = "BYTES", default_value_t = decisions::file::DEFAULT_DOCUMENT_MAX, global = true)]
+    pub document_max: u64,
+}
+
+impl DocArgs {
+    /// Keep the bound for every document this command reads.
+    pub fn apply(&self) {
+        decisions::file::set_document_max(self.document_max);
+    }
+}
+
 /// How long a command waits for a file a person named to deliver (a pipe with no writer).
 pub const INPUT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -84,9 +100,9 @@ pub fn read_json(path: &Path) -> Result<decisions::json::Document, JsonFileError
 /// Read a text file a person named (a pipe included, for [`INPUT_WAIT`]); `-` is standard input.
 pub fn read_text(path: &Path, flag: &str) -> anyhow::Result<String> {
     let bytes = if path.as_os_str() == "-" {
-        let read = decisions::file::within(std::time::Instant::now() + INPUT_WAIT, || {
-            let mut b = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+        let max = decisions::file::document_max();
+        let read = decisions::file::within(std::time::Instant::now() + INPUT_WAIT, move || {
+            decisions::file::read_at_most(std::io::stdin(), max)
         });
         read.unwrap_or_else(|| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "nothing arrived in time")))
     } else {

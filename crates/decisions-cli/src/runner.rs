@@ -106,9 +106,20 @@ pub fn usable_seam(prepared: &Result<decisions::Prepared, decisions::Decision<()
 }
 
 /// The run's output file: created new (locked for the run), or with `--resume` continued, the
-/// items it already holds a final line for done. None without `--output`.
-pub fn open_output(run: &RunArgs) -> anyhow::Result<(Option<OutputFile>, Done)> {
+/// items it already holds a final line for done. None without `--output`. An output that
+/// cannot be had (its directory missing or read-only, not a regular file, held by another run,
+/// the `--input` file itself) is a usage error (64) before anything is asked, as every named
+/// file that cannot be had is.
+pub fn open_output(run: &RunArgs, input: &Path) -> anyhow::Result<(Option<OutputFile>, Done)> {
     let Some(path) = &run.output else { return Ok((None, Done::default())) };
+    if same_file(path, input) {
+        return Err(CliError::usage(format!(
+            "--output {} is the --input file: a run cannot write its results over what it reads",
+            path.display()
+        ))
+        .hint("name another file for --output")
+        .into());
+    }
     let opened = if run.resume {
         resume(path).map(|(file, done, found)| {
             if found.torn {
@@ -123,8 +134,23 @@ pub fn open_output(run: &RunArgs) -> anyhow::Result<(Option<OutputFile>, Done)> 
         e @ OutputError::Exists(_) => {
             CliError::usage(e.to_string()).hint("pass --resume to continue that run, or name another file").into()
         }
-        e => CliError::fail(e.to_string()).into(),
+        e => CliError::usage(e.to_string()).into(),
     })
+}
+
+/// Whether two paths name one file (`-`, standard input, names none).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if b.as_os_str() == "-" {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return (x.dev(), x.ino()) == (y.dev(), y.ino());
+        }
+    }
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// The engine's options from the flags: one pacer for the whole run.

@@ -15,7 +15,7 @@ use crate::common::Run;
 const KEY: &str = "sk-canary-consumers-2f8a61d0c4";
 
 /// A git repository with a project that ships `catalog` and points jev at `endpoint`.
-fn project(catalog: &str, endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn project(catalog: &str, endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tmp");
     let root = dir.path().to_path_buf();
     std::fs::create_dir_all(root.join(".git")).expect("git");
@@ -35,7 +35,7 @@ fn project(catalog: &str, endpoint: Option<&str>) -> (tempfile::TempDir, PathBuf
     (dir, root)
 }
 
-fn decisions(cwd: &Path) -> Command {
+pub(crate) fn decisions(cwd: &Path) -> Command {
     common::keyed(cwd, KEY)
 }
 
@@ -45,7 +45,7 @@ fn run(cmd: &mut Command) -> Run {
 
 /// System One answers: effort high at 0.95, irreversible 0.97, cosmetic 0.02; same_defect
 /// 0.97; is_defect 0.99.
-fn provider() -> Stub {
+pub(crate) fn provider() -> Stub {
     Stub::start(vec![Reply::computed(|req| {
         let asked = req.json()["questions"].as_object().cloned().unwrap_or_default();
         let mut answers = serde_json::Map::new();

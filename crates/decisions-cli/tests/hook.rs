@@ -157,6 +157,32 @@ fn a_hanging_server_is_silent_within_the_deadline_and_grace() {
 }
 
 #[test]
+fn each_fallback_says_its_cause_an_outage_apart_from_a_timeout() {
+    let cause = |endpoint: &str, timeout: Option<&str>| {
+        let (_dir, root) = project(Some(endpoint), true);
+        let r = hook("claude-code", &root, &claude_input(&root, "Bash", "rm -r precious/"), timeout);
+        assert_eq!((r.code, r.stdout.as_str()), (0, ""), "stood aside");
+        let ev = events(&root);
+        let last = ev.last().cloned().unwrap_or_default();
+        assert_eq!(last["event"], "decision_timeout", "{ev:?}");
+        (last["cause"].as_str().unwrap_or("").to_string(), last["reason"].as_str().unwrap_or("").to_string())
+    };
+    // Nothing listens on a port just freed: the connection is refused.
+    let refused = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        format!("http://{}/v1/systemone", l.local_addr().expect("addr"))
+    };
+    let (c, reason) = cause(&refused, None);
+    assert_eq!(c, "unreachable", "{reason}");
+    let hang = Stub::start(vec![Reply::Hang]);
+    assert_eq!(cause(&hang.url("/v1/systemone"), Some("300")).0, "timeout");
+    let unsure = Stub::start(vec![Reply::json(&score(3, 0.3))]);
+    assert_eq!(cause(&unsure.url("/v1/systemone"), None).0, "band");
+    let broken = Stub::start(vec![Reply::status(500, "{}")]);
+    assert_eq!(cause(&broken.url("/v1/systemone"), None).0, "failed");
+}
+
+#[test]
 fn no_permission_catalog_or_no_provider_is_silent_with_no_network() {
     let stub = Stub::start(vec![Reply::json(&score(3, 0.95))]);
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")), false);

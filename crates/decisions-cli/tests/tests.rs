@@ -21,5 +21,6 @@ mod queues;
 mod runs;
 #[cfg(feature = "jsonschema")]
 mod schemas;
+mod sweep;
 mod validate;
 mod watch;

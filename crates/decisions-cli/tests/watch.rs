@@ -91,6 +91,13 @@ fn known_log(root: &Path) {
         "decision_timeout",
         json!({"reason": "timeout: x", "command": "ls"}),
     ));
+    // A provider that is down is an outage, not a timeout, however the event is named.
+    text.push_str(&line(
+        "2026-11-30T10:05:02Z",
+        "permission",
+        "decision_timeout",
+        json!({"reason": "transport: no response from http://127.0.0.1:9/v1/systemone: Connection refused", "cause": "unreachable", "command": "ls"}),
+    ));
     for (ts, cmd, score) in
         [("2026-11-29T08:00:00Z", "rm -rf /", 3.0), ("2026-11-30T10:00:00Z", "git push --force", 2.9)]
     {
@@ -138,7 +145,7 @@ fn a_hand_written_log_gives_its_known_counts_number_by_number() {
         .collect();
     common::write_text(&dir.path().join(".leopold/decisions/ledger.jsonl"), &ledger);
     let m = watch_json(dir.path(), &[]);
-    assert_eq!((m["lines"].clone(), m["skipped"].clone(), m["asked"].clone()), (json!(24), json!(2), json!(true)));
+    assert_eq!((m["lines"].clone(), m["skipped"].clone(), m["asked"].clone()), (json!(25), json!(2), json!(true)));
     let consumers = &m["periods"]["all"]["consumers"];
     assert_eq!(
         consumers.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()),
@@ -158,7 +165,8 @@ fn a_hand_written_log_gives_its_known_counts_number_by_number() {
     let h = &hook["hook"];
     assert_eq!((h["judged"].clone(), h["denied"].clone(), h["timeouts"].clone()), (json!(4), json!(2), json!(1)));
     assert_eq!(h["skipped"], json!({"no_provider": 1, "not a shell command": 2}));
-    assert_eq!(h["fell_back"], json!({"floor band": 1, "timeout": 1}));
+    assert_eq!(h["fell_back"], json!({"floor band": 1, "timeout": 1, "unreachable": 1}));
+    assert_eq!(h["outages"], json!(1));
     assert_eq!(
         h["last_denials"][1],
         json!({"ts": "2026-11-30T10:00:00Z", "command": "git push --force", "score": 2.9})
@@ -170,12 +178,12 @@ fn a_hand_written_log_gives_its_known_counts_number_by_number() {
     let text = run(decisions(dir.path()).args(["watch", "--once"]));
     assert_eq!(text.code, 0);
     for expected in [
-        "24 log lines read, 2 skipped (torn or not events)",
+        "25 log lines read, 2 skipped (torn or not events)",
         "  jev jev-1.13.0: calls 4, fallback 25.0% (1 of 4)",
         "    decide p50 200 ms, p95 300 ms, max 300 ms",
         "    failures timeout 1; retries 2 (1 for 429)",
         "    destructive: act 2, escalate 0, floor 1",
-        "  hook: judged 4, denied 2, fell back 2 (floor band 1, timeout 1), skipped 3 (no_provider 1, not a shell command 2), timeouts 1",
+        "  hook: judged 4, denied 2, fell back 3 (floor band 1, timeout 1, unreachable 1), skipped 3 (no_provider 1, not a shell command 2), timeouts 1, outages 1",
         "    2026-11-30T10:00:00Z  2.90  git push --force",
         "  outcomes: 2 known, 50.0% correct",
     ] {

@@ -102,6 +102,29 @@ pub struct Evaluated {
     pub latency_ms: (Option<f64>, Option<f64>),
 }
 
+/// How many invalid lines an evaluation names; the rest are counted.
+pub const INVALID_KEPT: usize = 20;
+
+/// Input lines that gave no state or label: a count, and the first few named. Memory does not
+/// grow with them.
+#[derive(Debug, Clone, Default)]
+pub struct Invalid {
+    /// The first [`INVALID_KEPT`], each named.
+    pub first: Vec<String>,
+    /// All of them.
+    pub count: usize,
+}
+
+impl Invalid {
+    /// One more.
+    pub fn add(&mut self, why: &impl std::fmt::Display) {
+        self.count += 1;
+        if self.first.len() < INVALID_KEPT {
+            self.first.push(why.to_string());
+        }
+    }
+}
+
 /// Evaluate a question on labelled states: every record asked on the run engine, each answer
 /// scored against its label.
 pub fn run(
@@ -112,7 +135,7 @@ pub fn run(
     progress: impl FnMut(&Summary),
 ) -> Result<Evaluated, RunError> {
     let (mut scored, mut answers, mut failures, mut invalid, mut took_ms) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        (Vec::new(), Vec::new(), Vec::new(), Invalid::default(), Vec::new());
     let summary = crate::run::run(
         Ok(prepared),
         records,
@@ -120,7 +143,7 @@ pub fn run(
         |finished| {
             let Finished::Outcome(o) = finished else { return Ok(()) };
             if let Err(why) = &o.item.state {
-                invalid.push(why.to_string());
+                invalid.add(why);
                 return Ok(());
             }
             took_ms.push(o.took.as_secs_f64() * 1000.0);
@@ -238,8 +261,10 @@ pub struct Evaluation {
     pub answered: usize,
     /// Answered items whose distribution was asserted, not measured (no certainty).
     pub estimated: usize,
-    /// Input lines that gave no state or label, each named.
+    /// The first [`INVALID_KEPT`] input lines that gave no state or label, each named.
     pub invalid: Vec<String>,
+    /// How many input lines gave no state or label.
+    pub invalid_count: usize,
     /// Failures by reason.
     pub failures: BTreeMap<String, usize>,
     /// The share of answered items whose answer was the label.
@@ -269,7 +294,7 @@ impl Evaluation {
         scored: &[Scored],
         answers: &[&Answer],
         failures: &[Failure],
-        invalid: Vec<String>,
+        invalid: Invalid,
     ) -> Evaluation {
         let mean = |xs: &mut dyn Iterator<Item = f64>| {
             let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
@@ -287,10 +312,11 @@ impl Evaluation {
             kind: question.kind.type_name(),
             provider: answers.first().map(|a| a.provider.clone()),
             model: answers.first().map(|a| a.model.clone()),
-            items: scored.len() + failures.len() + invalid.len(),
+            items: scored.len() + failures.len() + invalid.count,
             answered: scored.len(),
             estimated: scored.iter().filter(|s| s.certainty.is_none()).count(),
-            invalid,
+            invalid: invalid.first,
+            invalid_count: invalid.count,
             failures: failed,
             accuracy: mean(&mut scored.iter().map(|s| if s.correct { 1.0 } else { 0.0 })),
             mean_p_label: mean(&mut scored.iter().filter_map(|s| s.measured.map(|m| m.0))),
@@ -319,7 +345,7 @@ impl Evaluation {
             self.answered,
             self.estimated,
             self.failures.values().sum::<usize>(),
-            self.invalid.len()
+            self.invalid_count
         ));
         for (reason, n) in &self.failures {
             out.push_str(&format!("  failed: {reason} {n}\n"));
@@ -327,8 +353,8 @@ impl Evaluation {
         for line in self.invalid.iter().take(5) {
             out.push_str(&format!("  invalid: {}\n", terminal(line)));
         }
-        if self.invalid.len() > 5 {
-            out.push_str(&format!("  invalid: and {} more\n", self.invalid.len() - 5));
+        if self.invalid_count > 5 {
+            out.push_str(&format!("  invalid: and {} more\n", self.invalid_count - 5));
         }
         let measured = self.answered - self.estimated;
         out.push_str(&format!("accuracy                   {}\n", f(self.accuracy)));

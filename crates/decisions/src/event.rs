@@ -100,6 +100,9 @@ pub enum Event {
     DecisionTimeout {
         /// Why: the failure, the band, or the budget that ran out.
         reason: String,
+        /// Which kind of fallback it was: `timeout`, `unreachable`, `failed` or `band`
+        /// ([`crate::consumer::permission::Cause`]).
+        cause: String,
         /// The command, clipped, when the input was read.
         #[serde(skip_serializing_if = "Option::is_none")]
         command: Option<String>,

@@ -66,11 +66,42 @@ pub fn within<T: Send + 'static>(deadline: Instant, f: impl FnOnce() -> T + Send
     rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).ok()
 }
 
-/// Read any path as given (a pipe included, so `<(jq ...)` works) until `deadline`.
+/// The largest document read whole by default (a card, a catalog, a findings file, a state):
+/// 64 MiB, far past any real one, and far below what would exhaust memory.
+pub const DEFAULT_DOCUMENT_MAX: u64 = 64 << 20;
+
+static DOCUMENT_MAX: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_DOCUMENT_MAX);
+
+/// Set the bound [`read_input`] keeps for the rest of the process (`--document-max`).
+pub fn set_document_max(bytes: u64) {
+    DOCUMENT_MAX.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The bound on a document read whole, in bytes.
+pub fn document_max() -> u64 {
+    DOCUMENT_MAX.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Read any path as given (a pipe included, so `<(jq ...)` works) until `deadline`, at most
+/// [`document_max`] bytes: a longer one is refused (`FileTooLarge`) having read one byte more.
 pub fn read_input(path: &Path, deadline: Instant) -> io::Result<Vec<u8>> {
     let owned = path.to_path_buf();
-    within(deadline, move || std::fs::read(owned))
+    let max = document_max();
+    within(deadline, move || read_at_most(std::fs::File::open(owned)?, max))
         .unwrap_or_else(|| Err(timed_out("nothing could be read from it in the time allowed")))
+}
+
+/// Read a reader to its end, refusing one that holds more than `max` bytes.
+pub fn read_at_most(reader: impl Read, max: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("larger than {max} bytes, the bound on a document read whole (raise it with --document-max BYTES)"),
+        ));
+    }
+    Ok(bytes)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -64,11 +64,13 @@ impl DuplicateKey {
 
 impl std::fmt::Display for DuplicateKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let at = if self.at.is_empty() { "the top level".to_string() } else { self.at.clone() };
+        // A key or a path may be megabytes long: each is quoted clipped.
+        let at = if self.at.is_empty() { "the top level".to_string() } else { crate::secret::clip(&self.at, 200) };
         write!(
             f,
             "line {}: duplicate key \"{}\" in {at} (the second would silently replace the first)",
-            self.line, self.key
+            self.line,
+            crate::secret::clip(&self.key, 80)
         )
     }
 }

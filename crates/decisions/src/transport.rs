@@ -256,12 +256,16 @@ impl Call<'_> {
                 let said = self.key.redact(&e.to_string());
                 self.fail(
                     FailureReason::Transport,
-                    format!("no response from {}: {}", self.endpoint, clip(&said, DETAIL_MAX)),
+                    format!("{NO_RESPONSE} {}: {}", self.endpoint, clip(&said, DETAIL_MAX)),
                 )
             }
         }
     }
 }
+
+/// How a transport failure's detail begins when no response came at all (a refused, reset or
+/// failed connection): what tells an outage from a provider that answered with an error.
+pub const NO_RESPONSE: &str = "no response from";
 
 /// The failure reason an HTTP status maps to.
 pub(crate) fn status_reason(status: u16) -> FailureReason {
@@ -311,6 +315,9 @@ pub(crate) fn error_message(v: &Value) -> Option<String> {
     })
 }
 
+/// The longest wait a `Retry-After` is read as: a year, far past any run's `--max-pause`.
+pub const RETRY_AFTER_MAX: Duration = Duration::from_secs(365 * 86_400);
+
 /// How long to wait before the next attempt: `retry-after-ms`, else `Retry-After` in (possibly
 /// fractional) seconds, else the fixed backoff.
 fn retry_delay(headers: &ureq::http::HeaderMap, attempt: u32) -> Duration {
@@ -318,8 +325,8 @@ fn retry_delay(headers: &ureq::http::HeaderMap, attempt: u32) -> Duration {
     let ms = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok());
     let secs = header("retry-after").and_then(|v| v.parse::<f64>().ok()).map(|s| s * 1000.0);
     match ms.or(secs).filter(|x| x.is_finite() && *x >= 0.0) {
-        // Up to a day: a longer wait is as good as one, and is said as asked up to that.
-        Some(ms) => Duration::from_millis(ms.min(86_400_000.0).round() as u64),
+        // Said as asked up to a year; past that, as more than a year.
+        Some(ms) => Duration::from_millis(ms.min(RETRY_AFTER_MAX.as_millis() as f64).round() as u64),
         None => Duration::from_millis(BACKOFF_MS[(attempt as usize - 1).min(BACKOFF_MS.len() - 1)]),
     }
 }

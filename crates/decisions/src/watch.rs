@@ -126,11 +126,15 @@ pub struct Hook {
     pub skipped: BTreeMap<String, u64>,
     /// Commands judged whose answer was not usable, so the agent's own flow decided
     /// (`decision_timeout`, the earlier hook's name for every such outcome), by reason: a band
-    /// below act (`floor band`, `escalate band`), a failure (`timeout`, `transport`, ...).
+    /// below act (`floor band`, `escalate band`), `timeout`, `unreachable` (an outage), or the
+    /// failure the provider answered with (`auth`, `malformed`, ...).
     pub fell_back: BTreeMap<String, u64>,
     /// Of those, the times no decision came within the budget (a failure or the hook's own
     /// deadline).
     pub timeouts: u64,
+    /// Of those, the times the provider could not be reached at all (a refused or failed
+    /// connection): an outage, not a slow provider.
+    pub outages: u64,
     /// The last five denials, newest last.
     pub last_denials: VecDeque<Denial>,
 }
@@ -187,6 +191,8 @@ struct Line<'a> {
     question: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     reason: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    cause: Option<Cow<'a, str>>,
     #[serde(default)]
     elapsed_ms: Option<u64>,
     #[serde(borrow, default)]
@@ -302,8 +308,7 @@ impl Reader {
         let path = crate::ledger::ledger_path(&self.leo);
         let id = std::fs::metadata(&path).ok().map(|m| (m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()));
         if self.outcomes.as_ref().is_none_or(|(seen, _)| *seen != id) {
-            let rows = crate::ledger::read_ledger(&path).map(|l| l.records).unwrap_or_default();
-            self.outcomes = Some((id, tally(&rows, &self.filter)));
+            self.outcomes = Some((id, tally(&path, &self.filter)));
         }
         let mut meters = self.raw.clone();
         if let Some((_, tally)) = &self.outcomes {
@@ -317,28 +322,20 @@ impl Reader {
 /// Decisions with a known outcome, and how many were right, by period and consumer.
 type Tally = BTreeMap<(String, String), (u64, u64)>;
 
-/// The ledger's outcomes as the filter counts them: each decision's latest outcome.
-fn tally(rows: &[crate::ledger::Row], filter: &Filter) -> Tally {
-    let mut latest: BTreeMap<&str, Option<bool>> = BTreeMap::new();
-    for row in rows {
-        if let crate::ledger::Row::Outcome(o) = row {
-            latest.insert(o.id.as_str(), o.correct);
-        }
-    }
+/// The ledger's outcomes as the filter counts them: each decision's latest outcome, read by
+/// the ledger's fast reader.
+fn tally(path: &Path, filter: &Filter) -> Tally {
     let mut tally = Tally::new();
-    for row in rows {
-        let crate::ledger::Row::Decision(d) = row else { continue };
-        let Some(Some(correct)) = latest.get(d.id.as_str()) else { continue };
-        if filter.since.as_deref().is_some_and(|s| d.ts.as_str() < s)
-            || filter.consumer.as_deref().is_some_and(|c| c != d.consumer)
+    let _ = crate::ledger::known_outcomes(path, |ts, consumer, correct| {
+        if filter.since.as_deref().is_some_and(|s| ts < s) || filter.consumer.as_deref().is_some_and(|c| c != consumer)
         {
-            continue;
+            return;
         }
-        let period = if filter.by_day { d.ts.get(..10).unwrap_or("?").to_string() } else { "all".to_string() };
-        let t = tally.entry((period, d.consumer.clone())).or_default();
+        let period = if filter.by_day { ts.get(..10).unwrap_or("?") } else { "all" };
+        let t = tally.entry((period.to_string(), consumer.to_string())).or_default();
         t.0 += 1;
-        t.1 += u64::from(*correct);
-    }
+        t.1 += u64::from(correct);
+    });
     tally
 }
 
@@ -373,20 +370,25 @@ pub fn from_bytes(bytes: &[u8], filter: &Filter) -> Meters {
 impl Meters {
     /// Fold one line in.
     pub fn add_line(&mut self, raw: &[u8], filter: &Filter) {
-        self.lines += 1;
         let Ok(line) = serde_json::from_slice::<Line<'_>>(raw) else {
+            self.lines += 1;
             self.skipped += 1;
             return;
         };
+        // A line before the window is not read as far as the meters go: `lines` counts the
+        // window's (and what could not be placed in time: torn or not events).
+        let before = filter.since.as_deref().is_some_and(|since| *line.ts < *since);
         if !line.event.starts_with("decision_")
             && !matches!(&*line.event, "route_decided" | "review_refined" | "run_finished")
         {
-            self.skipped += 1;
+            self.lines += u64::from(!before);
+            self.skipped += u64::from(!before);
             return;
         }
-        if filter.since.as_deref().is_some_and(|since| *line.ts < *since) {
+        if before {
             return;
         }
+        self.lines += 1;
         let consumer = line.consumer.as_deref().unwrap_or(UNNAMED);
         if filter.consumer.as_deref().is_some_and(|c| c != consumer) {
             return;
@@ -450,9 +452,10 @@ impl Meters {
                 *c.hook.get_or_insert_with(Hook::default).skipped.entry(reason).or_default() += 1;
             }
             "decision_timeout" => {
-                let reason = line.reason.as_deref().map_or("?".to_string(), fallback_reason);
+                let reason = fallback_reason(line.reason.as_deref().unwrap_or("?"), line.cause.as_deref());
                 let hook = c.hook.get_or_insert_with(Hook::default);
                 hook.timeouts += u64::from(reason == "timeout");
+                hook.outages += u64::from(reason == "unreachable");
                 *hook.fell_back.entry(reason).or_default() += 1;
             }
             "run_finished" => {
@@ -617,6 +620,7 @@ impl Consumer {
             mine.judged += h.judged;
             mine.denied += h.denied;
             mine.timeouts += h.timeouts;
+            mine.outages += h.outages;
             for (r, n) in h.fell_back {
                 *mine.fell_back.entry(r).or_default() += n;
             }
@@ -683,8 +687,19 @@ fn entry<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut
 }
 
 /// Why the hook fell back, as a meter counts it: the band an answer fell in (`floor band`),
-/// `timeout` for a failure or a budget that ran out in time, else the failure's reason.
-fn fallback_reason(reason: &str) -> String {
+/// `timeout` for a failure or a budget that ran out in time, `unreachable` for a provider that
+/// could not be reached, else the failure's reason. The event's `cause` says which; a line
+/// written before it did is read by its reason.
+fn fallback_reason(reason: &str, cause: Option<&str>) -> String {
+    match cause {
+        Some("timeout") => return "timeout".into(),
+        Some("unreachable") => return "unreachable".into(),
+        Some("failed") => return skip_reason(reason),
+        _ => {}
+    }
+    if reason.starts_with(&format!("transport: {}", crate::transport::NO_RESPONSE)) {
+        return "unreachable".into();
+    }
     if let Some((_, rest)) = reason.split_once("fell in the ")
         && let Some(band) = rest.strip_suffix(" band")
     {

@@ -32,7 +32,7 @@ fn every_event() -> Vec<Event> {
         },
         Event::DecisionSkipped { reason: "r".into() },
         Event::DecisionDenied { command: "c".into(), score: 3.0, question: "q".into() },
-        Event::DecisionTimeout { reason: "r".into(), command: Some("c".into()) },
+        Event::DecisionTimeout { reason: "r".into(), cause: "timeout".into(), command: Some("c".into()) },
         Event::RouteDecided { effort: "low".into(), critical: false, decided_by: "classifier".into() },
         Event::ReviewRefined { blocking: 1, merged: 1, demoted: 1, merging_skipped: Some("s".into()) },
         Event::RunFinished {
@@ -90,7 +90,7 @@ fn bare(e: &Event) -> Event {
         Event::DecisionFailed { provider, question, reason, source, .. } => {
             Event::DecisionFailed { provider, question, reason, detail: None, elapsed_ms: None, source }
         }
-        Event::DecisionTimeout { reason, .. } => Event::DecisionTimeout { reason, command: None },
+        Event::DecisionTimeout { reason, cause, .. } => Event::DecisionTimeout { reason, cause, command: None },
         Event::ReviewRefined { blocking, merged, demoted, .. } => {
             Event::ReviewRefined { blocking, merged, demoted, merging_skipped: None }
         }

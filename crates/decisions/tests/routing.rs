@@ -398,6 +398,31 @@ fn irreversible_work_is_critical_however_it_is_worded() {
         let c = classify_item(item, "");
         assert_eq!((c.critical, c.effort), (false, effort), "{item}: {c:?}");
     }
+    // Found by a new user: data destroyed in the words people use, critical; an ordinary edit
+    // with the same verbs, not.
+    for item in [
+        "purge all customer records from the warehouse",
+        "erase all user data",
+        "remove every customer record",
+        "purge the customer table",
+        "delete the inactive accounts",
+        "wipe the staging rows before the import",
+        "destroy the tenant's data for good",
+        "truncate the orders table",
+    ] {
+        let c = classify_item(item, "");
+        assert!(c.critical && c.effort == Effort::Max, "{item}: {c:?}");
+    }
+    for (item, effort) in [
+        ("delete trailing whitespace in the README", Effort::Low),
+        ("remove the stray comment in the docs", Effort::Low),
+        ("delete the typo in the changelog", Effort::Low),
+        ("erase the placeholder text in the login form label", Effort::High),
+    ] {
+        let c = classify_item(item, "");
+        assert_eq!(c.effort, effort, "{item}: {c:?}");
+        assert_eq!(c.critical, effort == Effort::High, "{item}: {c:?}");
+    }
     // What was critical stays critical: never less scrutiny.
     assert!(classify_item("delete the stale uploads", "").critical);
     assert_eq!(classify_item("delete the old uploads bucket", "").effort, Effort::Max, "now sharp: more, not less");

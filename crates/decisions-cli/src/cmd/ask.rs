@@ -1,7 +1,6 @@
 //! `decisions ask`: the shell seam. Every decision outcome exits 0 with one JSON object on
 //! stdout; only usage errors exit 64.
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -48,9 +47,12 @@ pub struct Args {
     /// seam itself never writes the log)
     #[arg(long, value_name = "CONSUMER")]
     log: Option<String>,
+    #[command(flatten)]
+    doc: crate::input::DocArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    args.doc.apply();
     let started = Instant::now();
     let read_by = crate::seam::after(started, args.timeout_ms.unwrap_or(decisions::READ_BUDGET_MS));
     let questions: Vec<String> =
@@ -138,9 +140,9 @@ fn read_state(args: &Args, deadline: Instant) -> anyhow::Result<Value> {
     let (text, source) = if let Some(inline) = &args.state {
         (inline.clone(), "--state".to_string())
     } else if path.as_os_str() == "-" {
-        let read = decisions::file::within(deadline, || {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).map(|_| text)
+        let max = decisions::file::document_max();
+        let read = decisions::file::within(deadline, move || {
+            decisions::file::read_at_most(std::io::stdin(), max).map(|b| String::from_utf8_lossy(&b).into_owned())
         });
         let text = read
             .unwrap_or_else(|| Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "nothing arrived in time")))

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     crate::seam::check_catalog(&request, &args.catalog, "--questions")?;
     let prepared = decisions::prepare(&request);
     crate::runner::usable_seam(&prepared)?;
-    let (mut output, done) = open_output(&args.run)?;
+    let (mut output, done) = open_output(&args.run, &args.input)?;
     let stop = stop_on_signals();
     let bar = Bar::new(total);
     let verbose = args.run.verbose;

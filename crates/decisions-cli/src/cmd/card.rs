@@ -15,6 +15,9 @@ use crate::exit;
 use crate::exit::CliError;
 use crate::input::JsonFileError;
 
+/// The most problems a card's check lists; the rest are counted.
+const PROBLEMS_SHOWN: usize = 50;
+
 /// The tag every judgment recorded from a card carries.
 const CARD_TAG: &str = "judgment-card";
 
@@ -23,6 +26,8 @@ const CARD_TAG: &str = "judgment-card";
 pub struct Args {
     #[command(subcommand)]
     command: Verb,
+    #[command(flatten)]
+    doc: crate::input::DocArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -82,6 +87,7 @@ enum Verb {
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    args.doc.apply();
     match args.command {
         Verb::New { question, options, recommendation, confidence } => {
             let card = decisions::judgment::new_card(&question, &options, recommendation.as_deref(), &confidence)
@@ -99,8 +105,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 println!("ok: {}", card.display());
                 return Ok(exit::OK);
             }
-            for p in &problems {
+            for p in problems.iter().take(PROBLEMS_SHOWN) {
                 println!("{}: {p}", card.display());
+            }
+            if problems.len() > PROBLEMS_SHOWN {
+                println!("{}: and {} more", card.display(), problems.len() - PROBLEMS_SHOWN);
             }
             eprintln!("error: {} in {}", crate::output::count(problems.len(), "problem"), card.display());
             Ok(exit::FAIL)
@@ -245,7 +254,11 @@ fn valid_card(path: &Path) -> anyhow::Result<Value> {
     if problems.is_empty() {
         Ok(doc.value)
     } else {
-        let e = CliError::fail(format!("{} breaks judgment-card.v1: {}", path.display(), problems.join("; ")));
+        let mut listed = problems.iter().take(PROBLEMS_SHOWN).cloned().collect::<Vec<_>>().join("; ");
+        if problems.len() > PROBLEMS_SHOWN {
+            listed.push_str(&format!("; and {} more", problems.len() - PROBLEMS_SHOWN));
+        }
+        let e = CliError::fail(format!("{} breaks judgment-card.v1: {listed}", path.display()));
         Err(e.hint(format!("see `decisions card validate {}`", path.display())).into())
     }
 }

@@ -141,7 +141,11 @@ fn within_deadline(
         Outcome {
             project: project(None, env),
             stage: Stage::OutOfTime(reason.clone()),
-            events: vec![Event::DecisionTimeout { reason, command: None }],
+            events: vec![Event::DecisionTimeout {
+                reason,
+                cause: permission::Cause::Timeout.as_str().into(),
+                command: None,
+            }],
             deny: None,
             session: None,
             agent_id: None,
@@ -243,9 +247,11 @@ fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env) -> Outcome {
             out.events.push(Event::DecisionDenied { command, score: *score, question: permission::QUESTION.into() });
             out.deny = Some(call.event.deny(&format!("decisions: {reason}")));
         }
-        Verdict::Allow(Some(reason)) => {
-            out.events.push(Event::DecisionTimeout { reason: reason.clone(), command: Some(command) })
-        }
+        Verdict::Allow(Some(fallback)) => out.events.push(Event::DecisionTimeout {
+            reason: fallback.reason.clone(),
+            cause: fallback.cause.as_str().into(),
+            command: Some(command),
+        }),
         Verdict::Allow(None) => {}
     }
     out.stage = Stage::Asked { decision, verdict, thresholds };
@@ -399,7 +405,9 @@ impl Report {
                 }
                 match verdict {
                     Verdict::Deny { reason, .. } => reason.clone(),
-                    Verdict::Allow(Some(why)) => format!("{why}; the agent's own permission flow decides"),
+                    Verdict::Allow(Some(why)) => {
+                        format!("{} ({}); the agent's own permission flow decides", why.reason, why.cause.as_str())
+                    }
                     Verdict::Allow(None) => format!(
                         "the score is below {} of {}: the agent's own permission flow decides",
                         permission::DENY_AT,

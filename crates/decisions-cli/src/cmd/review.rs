@@ -19,6 +19,8 @@ use crate::seam::SeamArgs;
 pub struct Args {
     #[command(subcommand)]
     command: Verb,
+    #[command(flatten)]
+    doc: crate::input::DocArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -60,6 +62,7 @@ fn panel(files: &[PathBuf]) -> anyhow::Result<ReviewResult> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    args.doc.apply();
     match args.command {
         Verb::Union { reviews } => crate::output::print_json(&panel(&reviews)?, false)?,
         Verb::Refine { reviews, seam, max_pairs, concurrency, no_record, log } => {

@@ -80,7 +80,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         _ => Ok(None),
     };
     let (md_file, json_file) = (to_file(&args.report, "--report")?, to_file(&args.json, "--json")?);
-    let (output, done) = open_output(&args.run)?;
+    let (output, done) = open_output(&args.run, &input_path)?;
     let resumable = output.is_some();
     // Without --output the lines still go to a file (unnamed, gone when the run ends): the
     // report is read back from it, never held whole.

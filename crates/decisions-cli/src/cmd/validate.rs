@@ -19,9 +19,12 @@ pub struct Args {
     /// The project's .leopold directory [default: the nearest above the working directory]
     #[arg(long, value_name = "DIR")]
     leo_dir: Option<PathBuf>,
+    #[command(flatten)]
+    doc: crate::input::DocArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    args.doc.apply();
     let leo = crate::seam::leo_dir(args.leo_dir);
     let path = match crate::input::catalog_name(&args.catalog) {
         Some(name) => match &leo {

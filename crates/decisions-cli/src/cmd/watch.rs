@@ -224,12 +224,13 @@ fn consumer(out: &mut String, name: &str, c: &Consumer) {
             if m.is_empty() { n.to_string() } else { format!("{n} ({})", by_reason(m)) }
         };
         out.push_str(&format!(
-            "  hook: judged {}, denied {}, fell back {}, skipped {}, timeouts {}\n",
+            "  hook: judged {}, denied {}, fell back {}, skipped {}, timeouts {}, outages {}\n",
             h.judged,
             h.denied,
             counted(&h.fell_back),
             counted(&h.skipped),
-            h.timeouts
+            h.timeouts,
+            h.outages
         ));
         if !h.last_denials.is_empty() {
             out.push_str("  last denials:\n");

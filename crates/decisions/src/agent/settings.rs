@@ -196,6 +196,33 @@ pub fn unwire(text: &str, agent: Agent, path: &Path) -> Result<Edit, SettingsErr
     Ok(if empty { Edit::Delete } else { Edit::Write(out) })
 }
 
+/// The switch in a Gemini CLI settings text that turns its hooks off, when one does. Gemini CLI
+/// 0.61 runs hooks with nothing enabled; `hooksConfig.enabled: false` (or the older
+/// `tools.enableHooks: false`) turns them off. None when the text turns nothing off (or does not
+/// parse: that is said elsewhere).
+pub fn gemini_hooks_off(text: &str) -> Option<&'static str> {
+    let v = CstRootNode::parse(text, &json_options()).ok()?.to_serde_value()?;
+    ["/hooksConfig/enabled", "/tools/enableHooks"]
+        .into_iter()
+        .zip(["hooksConfig.enabled", "tools.enableHooks"])
+        .find(|(at, _)| v.pointer(at) == Some(&serde_json::Value::Bool(false)))
+        .map(|(_, key)| key)
+}
+
+/// The trust level Codex's user config gives a project (`[projects."<path>"] trust_level`),
+/// looked up by the project's path as written and as resolved. Codex loads a project's
+/// `.codex/config.toml` only when it is `trusted`.
+pub fn codex_trust_level(text: &str, project: &Path) -> Option<String> {
+    let doc = text.parse::<DocumentMut>().ok()?;
+    let projects = doc.get("projects")?.as_table_like()?;
+    let resolved = project.canonicalize().ok();
+    let keys = [Some(project.to_path_buf()), resolved];
+    keys.iter().flatten().find_map(|k| {
+        let entry = projects.get(&k.display().to_string())?.as_table_like()?;
+        entry.get("trust_level")?.as_str().map(str::to_string)
+    })
+}
+
 // ---- JSON (Claude Code, Gemini CLI) ----------------------------------------------------------
 
 /// JSON as the agents read it: comments and trailing commas allowed (Gemini CLI strips
@@ -614,6 +641,27 @@ mod tests {
         assert_eq!(wired_hooks(&wired, Agent::Codex), [Wired { event: "PreToolUse".into(), command: cmd.into() }]);
         assert_eq!(wire(Some(&wired), Agent::Codex, HookEvent::PreToolUse, cmd, p), Ok(Edit::Unchanged));
         assert_eq!(unwire(&wired, Agent::Codex, p), Ok(Edit::Write(text.to_string())));
+    }
+
+    #[test]
+    fn gemini_hooks_are_off_only_where_a_switch_says_false() {
+        assert_eq!(gemini_hooks_off("{}"), None, "on by default in 0.61");
+        assert_eq!(gemini_hooks_off("{\"hooksConfig\": {\"enabled\": true}}"), None);
+        assert_eq!(
+            gemini_hooks_off("{\n // off\n \"hooksConfig\": {\"enabled\": false}}"),
+            Some("hooksConfig.enabled")
+        );
+        assert_eq!(gemini_hooks_off("{\"tools\": {\"enableHooks\": false}}"), Some("tools.enableHooks"));
+        assert_eq!(gemini_hooks_off("not json"), None);
+    }
+
+    #[test]
+    fn codex_trust_is_read_by_the_projects_path() {
+        let dir = std::env::temp_dir();
+        let text = format!("model = \"x\"\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n", dir.display());
+        assert_eq!(codex_trust_level(&text, &dir).as_deref(), Some("trusted"));
+        assert_eq!(codex_trust_level(&text, Path::new("/nowhere/else")), None);
+        assert_eq!(codex_trust_level("[projects]\n", &dir), None);
     }
 
     #[test]

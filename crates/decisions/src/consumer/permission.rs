@@ -4,7 +4,7 @@
 //!
 //! What the agents send and the reply that denies are theirs: [`crate::agent`].
 
-use crate::answer::AnswerValue;
+use crate::answer::{AnswerValue, FailureReason};
 use crate::ask::Decision;
 use crate::band::Band;
 
@@ -29,7 +29,62 @@ pub enum Verdict {
     },
     /// Stay out of the way. `Some` says why nothing usable came back (for a `decision_timeout`
     /// event); `None` is a usable answer that does not deny.
-    Allow(Option<String>),
+    Allow(Option<Fallback>),
+}
+
+/// Why the hook stood aside with nothing usable: what a `decision_timeout` event says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fallback {
+    /// Which kind of outcome it was.
+    pub cause: Cause,
+    /// What happened, as a person reads it.
+    pub reason: String,
+}
+
+/// The kinds of fallback, which `watch` counts apart: an outage is not a slow provider, and
+/// neither is an answer that was not sure enough.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// No decision within the budget: the provider's deadline or the hook's own.
+    Timeout,
+    /// The provider could not be reached: a refused, reset or failed connection, a name that
+    /// does not resolve.
+    Unreachable,
+    /// The provider answered, but not with a usable answer (an HTTP error, a key it refused, a
+    /// malformed or unsupported answer).
+    Failed,
+    /// A clean answer whose band is below act.
+    Band,
+}
+
+impl Cause {
+    /// The name the event's `cause` field carries.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::Timeout => "timeout",
+            Cause::Unreachable => "unreachable",
+            Cause::Failed => "failed",
+            Cause::Band => "band",
+        }
+    }
+
+    /// The cause of a failed answer: a transport failure with no response at all is an
+    /// outage; one with an HTTP status is the provider failing.
+    pub fn of_failure(reason: FailureReason, detail: Option<&str>) -> Cause {
+        match reason {
+            FailureReason::Timeout => Cause::Timeout,
+            FailureReason::Transport if detail.is_none_or(|d| d.starts_with(crate::transport::NO_RESPONSE)) => {
+                Cause::Unreachable
+            }
+            _ => Cause::Failed,
+        }
+    }
+}
+
+impl Fallback {
+    fn new(cause: Cause, reason: String) -> Verdict {
+        Verdict::Allow(Some(Fallback { cause, reason }))
+    }
 }
 
 /// The verdict on a decision about a command. `question` is the text the denial quotes.
@@ -38,7 +93,10 @@ pub fn verdict<T>(decision: &Decision<T>, question: &str) -> Verdict {
     match decision.answer(QUESTION) {
         Some(Ok(a)) => {
             let AnswerValue::Score { score, legend } = &a.value else {
-                return Verdict::Allow(Some(format!("{QUESTION} came back as a {}, not a score", a.type_name())));
+                return Fallback::new(
+                    Cause::Failed,
+                    format!("{QUESTION} came back as a {}, not a score", a.type_name()),
+                );
             };
             let top = legend.as_object().map_or(3, |l| l.len().saturating_sub(1));
             match band {
@@ -53,18 +111,20 @@ pub fn verdict<T>(decision: &Decision<T>, question: &str) -> Verdict {
                     ),
                 },
                 Band::Act => Verdict::Allow(None),
-                other => Verdict::Allow(Some(format!(
-                    "the answer (score {}) fell in the {} band",
-                    shown(*score),
-                    other.as_str()
-                ))),
+                other => Fallback::new(
+                    Cause::Band,
+                    format!("the answer (score {}) fell in the {} band", shown(*score), other.as_str()),
+                ),
             }
         }
-        Some(Err(f)) => Verdict::Allow(Some(match &f.detail {
-            Some(d) => format!("{}: {d}", f.reason),
-            None => f.reason.to_string(),
-        })),
-        None => Verdict::Allow(Some(format!("no answer for {QUESTION}"))),
+        Some(Err(f)) => Fallback::new(
+            Cause::of_failure(f.reason, f.detail.as_deref()),
+            match &f.detail {
+                Some(d) => format!("{}: {d}", f.reason),
+                None => f.reason.to_string(),
+            },
+        ),
+        None => Fallback::new(Cause::Failed, format!("no answer for {QUESTION}")),
     }
 }
 

@@ -121,8 +121,9 @@ fn folded(text: &str) -> String {
 /// audit log table", "wipe the staging volumes"), and the phrases that need no object (`rm -rf`,
 /// force pushes, history rewrites). Critical and sharp, like `drop table` always was.
 const DESTROY_VERBS: &str = r"drop(?:s|ped|ping)?|truncat(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|purg(?:e|es|ed|ing)|wip(?:e|es|ed|ing)|destroy(?:s|ed|ing)?|eras(?:e|es|ed|ing)|nuk(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|decommission(?:s|ed|ing)?|tear(?:s|ing)?\s+down|tore\s+down|torn\s+down";
-/// What those verbs destroy: data, schemas, history and infrastructure.
-const DESTROY_OBJECTS: &str = r"tables?|databases?|dbs?|schemas?|collections?|keyspaces?|partitions?|buckets?|volumes?|disks?|clusters?|snapshots?|backups?|branch(?:es)?|repos?|repositor(?:y|ies)|history|histories";
+/// What those verbs destroy: data (records, rows, users, accounts), schemas, history and
+/// infrastructure.
+const DESTROY_OBJECTS: &str = r"tables?|databases?|dbs?|schemas?|collections?|keyspaces?|partitions?|buckets?|volumes?|disks?|clusters?|snapshots?|backups?|branch(?:es)?|repos?|repositor(?:y|ies)|history|histories|records?|rows?|data|datasets?|users?|accounts?|customers?|tenants?|entries|messages|emails|orders|transactions|profiles?|archives?";
 /// Words that make a `branch` a branch of code, not of a repository ("remove the dead branch").
 const CODE_BRANCH: [&str; 9] = ["dead", "else", "unreachable", "if", "match", "switch", "case", "default", "code"];
 /// Phrases that are irreversible on their own.
@@ -180,7 +181,14 @@ pub fn classify_item(item: &str, charter: &str) -> ItemClass {
     let verdict =
         |effort, critical, reason: &str| ItemClass { effort, critical, reason: reason.into(), files: Vec::new() };
     let destroys = irreversible(text);
-    if destroys || CRITICAL.is_match(text) {
+    // A verb of destruction on cosmetic text ("delete trailing whitespace in the README") is
+    // an ordinary edit: when it is the only risk word and the item is cosmetic, it is not one.
+    let cosmetic_delete = !destroys
+        && TRIVIAL.is_match(text)
+        && CRITICAL
+            .find_iter(text)
+            .all(|m| DESTROY_VERB.find_at(text, m.start()).is_some_and(|v| v.start() == m.start()));
+    if destroys || (CRITICAL.is_match(text) && !cosmetic_delete) {
         return if destroys || SHARP.is_match(text) {
             verdict(Effort::Max, true, "critical: matches risk keyword (sharp edge \u{2192} max effort)")
         } else {
@@ -262,6 +270,7 @@ impl Probe for RepoProbe {
             counts: paths.iter().map(|_| AtomicUsize::new(0)).collect(),
             read: AtomicUsize::new(0),
             stopped: AtomicBool::new(false),
+            skipped: std::sync::Mutex::new(BTreeMap::new()),
         });
         let deadline = Instant::now() + self.budget;
         let (theirs, root, owned) = (Arc::clone(&walk), self.root.clone(), paths.to_vec());
@@ -272,12 +281,23 @@ impl Probe for RepoProbe {
         for (p, c) in paths.iter().zip(&walk.counts) {
             out.counts.insert(p.clone(), c.load(Ordering::Relaxed));
         }
+        let mut why = Vec::new();
         if walk.stopped.load(Ordering::Relaxed) {
-            out.incomplete = Some(format!(
-                "the reference walk stopped at its {} ms budget after {} files; counts are lower bounds",
+            why.push(format!(
+                "the reference walk stopped at its {} ms budget after {} files",
                 self.budget.as_millis(),
                 walk.read.load(Ordering::Relaxed)
             ));
+        }
+        let skipped = walk.skipped.lock().map(|s| s.clone()).unwrap_or_default();
+        if !skipped.is_empty() {
+            let n: usize = skipped.values().sum();
+            let reasons: Vec<String> = skipped.iter().map(|(r, k)| format!("{r}: {k}")).collect();
+            let what = if n == 1 { "entry" } else { "entries" };
+            why.push(format!("the reference walk could not read {n} {what} ({})", reasons.join(", ")));
+        }
+        if !why.is_empty() {
+            out.incomplete = Some(format!("{}; counts are lower bounds", why.join("; ")));
         }
         out
     }
@@ -291,6 +311,8 @@ struct Walk {
     counts: Vec<AtomicUsize>,
     read: AtomicUsize,
     stopped: AtomicBool,
+    /// Entries the walk could not open or read, by why: each makes the counts lower bounds.
+    skipped: std::sync::Mutex<BTreeMap<String, usize>>,
 }
 
 impl Walk {
@@ -305,7 +327,13 @@ impl Walk {
                     self.stopped.store(true, Ordering::Relaxed);
                     return ignore::WalkState::Quit;
                 }
-                let Ok(entry) = entry else { return ignore::WalkState::Continue };
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(e) => {
+                        self.skip(e.io_error().map_or_else(|| e.to_string(), io_why));
+                        return ignore::WalkState::Continue;
+                    }
+                };
                 if entry.file_type().is_some_and(|t| t.is_file()) {
                     self.count(finder, root, paths, entry.path());
                 }
@@ -318,14 +346,22 @@ impl Walk {
     /// it is still a regular file (it may have become a FIFO since the walk listed it), and
     /// never past [`PROBE_FILE_MAX`].
     fn count(&self, finder: &aho_corasick::AhoCorasick, root: &Path, paths: &[String], path: &Path) {
-        let Ok(file) = crate::file::open_for_read(path) else { return };
-        if file.metadata().map_or(true, |m| m.len() > PROBE_FILE_MAX) {
-            return;
+        let file = match crate::file::open_for_read(path) {
+            Ok(f) => f,
+            // One that stopped being a regular file since it was listed is not a source.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => return,
+            Err(e) => return self.skip(io_why(&e)),
+        };
+        match file.metadata() {
+            Ok(m) if m.len() > PROBE_FILE_MAX => return,
+            Ok(_) => {}
+            Err(e) => return self.skip(io_why(&e)),
         }
         let mut bytes = Vec::new();
-        if std::io::Read::read_to_end(&mut std::io::Read::take(file, PROBE_FILE_MAX + 1), &mut bytes).is_err()
-            || bytes.len() as u64 > PROBE_FILE_MAX
-        {
+        if let Err(e) = std::io::Read::read_to_end(&mut std::io::Read::take(file, PROBE_FILE_MAX + 1), &mut bytes) {
+            return self.skip(io_why(&e));
+        }
+        if bytes.len() as u64 > PROBE_FILE_MAX {
             return;
         }
         self.read.fetch_add(1, Ordering::Relaxed);
@@ -345,6 +381,20 @@ impl Walk {
             }
         }
     }
+}
+
+impl Walk {
+    fn skip(&self, why: String) {
+        if let Ok(mut s) = self.skipped.lock() {
+            *s.entry(why).or_default() += 1;
+        }
+    }
+}
+
+/// What an I/O error says, without its error number: "File name too long".
+fn io_why(e: &std::io::Error) -> String {
+    let said = e.to_string();
+    said.split(" (os error").next().unwrap_or(&said).to_string()
 }
 
 /// Whether `text[start..end]` is a mention of the path, not part of a longer one: nothing
@@ -632,8 +682,12 @@ mod tests {
         let dir = tempfile::tempdir().expect("tmp");
         let fifo = dir.path().join("f.txt");
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()));
-        let walk =
-            Walk { counts: vec![AtomicUsize::new(0)], read: AtomicUsize::new(0), stopped: AtomicBool::new(false) };
+        let walk = Walk {
+            counts: vec![AtomicUsize::new(0)],
+            read: AtomicUsize::new(0),
+            stopped: AtomicBool::new(false),
+            skipped: std::sync::Mutex::new(BTreeMap::new()),
+        };
         let finder = aho_corasick::AhoCorasick::new(["x"]).expect("finder");
         let (tx, rx) = std::sync::mpsc::channel();
         let path = fifo.clone();

@@ -30,6 +30,24 @@ pub struct CardProblem {
     pub what: String,
 }
 
+/// How much of a value from the card a problem quotes: a card may hold a 200 MB string.
+const QUOTE_MAX: usize = 80;
+
+/// A text from the card as a problem quotes it: clipped.
+fn quoted(s: &str) -> String {
+    crate::secret::clip(s, QUOTE_MAX)
+}
+
+/// A value from the card as a problem quotes it: its JSON, clipped, never serialized whole.
+fn quoted_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("\"{}\"", quoted(s)),
+        Value::Array(a) => format!("an array of {} items", a.len()),
+        Value::Object(o) => format!("an object of {} fields", o.len()),
+        other => quoted(&other.to_string()),
+    }
+}
+
 fn problem(at: &str, what: impl Into<String>) -> CardProblem {
     CardProblem { at: if at.is_empty() { "/".into() } else { at.into() }, what: what.into() }
 }
@@ -51,19 +69,23 @@ pub fn card_problems(card: &Value) -> Vec<CardProblem> {
     if let Some(c) = obj.get("confidence")
         && !c.as_str().is_some_and(|c| CONFIDENCES.contains(&c))
     {
-        out.push(problem("/confidence", format!("must be one of high, medium, low, found {c}")));
+        out.push(problem("/confidence", format!("must be one of high, medium, low, found {}", quoted_value(c))));
     }
     if let Some(s) = obj.get("impact_score")
         && s.as_u64().is_none_or(|s| s > 100)
     {
-        out.push(problem("/impact_score", format!("must be an integer from 0 to 100, found {s}")));
+        out.push(problem("/impact_score", format!("must be an integer from 0 to 100, found {}", quoted_value(s))));
     }
     let ids = options(obj, &mut out);
     if let (Some(rec), Some(ids)) = (obj.get("recommendation").and_then(Value::as_str), ids)
         && !rec.is_empty()
         && !ids.iter().any(|id| id == rec)
     {
-        out.push(problem("/recommendation", format!("\"{rec}\" is no option's id (options: {})", ids.join(", "))));
+        let ids: Vec<String> = ids.iter().map(|i| quoted(i)).collect();
+        out.push(problem(
+            "/recommendation",
+            format!("\"{}\" is no option's id (options: {})", quoted(rec), ids.join(", ")),
+        ));
     }
     match obj.get("similar_past_decisions") {
         None => {}
@@ -84,7 +106,7 @@ pub fn card_problems(card: &Value) -> Vec<CardProblem> {
                         Some(Value::String(s)) if f == "mem_id" && !s.starts_with("judgment-ledger:") => {
                             out.push(problem(
                                 &format!("{at}/mem_id"),
-                                format!("must start with \"judgment-ledger:\", found \"{s}\""),
+                                format!("must start with \"judgment-ledger:\", found \"{}\"", quoted(s)),
                             ));
                         }
                         Some(Value::String(_)) => {}
@@ -126,7 +148,10 @@ fn options(obj: &Map<String, Value>, out: &mut Vec<CardProblem>) -> Option<Vec<S
         text(o, &at, "consequence", false, out);
         if let Some(id) = o.get("id").and_then(Value::as_str) {
             if ids.iter().any(|x| x == id) {
-                out.push(problem(&format!("{at}/id"), format!("\"{id}\" is the id of an earlier option too")));
+                out.push(problem(
+                    &format!("{at}/id"),
+                    format!("\"{}\" is the id of an earlier option too", quoted(id)),
+                ));
             }
             ids.push(id.to_string());
         }
@@ -137,7 +162,7 @@ fn options(obj: &Map<String, Value>, out: &mut Vec<CardProblem>) -> Option<Vec<S
 /// Fields outside `allowed` are refused, each named.
 fn closed(obj: &Map<String, Value>, at: &str, allowed: &[&str], out: &mut Vec<CardProblem>) {
     for k in obj.keys().filter(|k| !allowed.contains(&k.as_str())) {
-        out.push(problem(at, format!("unknown field \"{k}\"")));
+        out.push(problem(at, format!("unknown field \"{}\"", quoted(k))));
     }
 }
 

@@ -260,8 +260,18 @@ pub fn now_ts() -> String {
 
 /// What proposals and reports read of a row, borrowed from the ledger's bytes where it can be.
 enum Entry<'a> {
-    Decision { id: Cow<'a, str>, provider: Cow<'a, str>, question: Cow<'a, str>, certainty: Option<f64> },
-    Outcome { id: Cow<'a, str>, correct: Option<bool> },
+    Decision {
+        id: Cow<'a, str>,
+        ts: Cow<'a, str>,
+        consumer: Cow<'a, str>,
+        provider: Cow<'a, str>,
+        question: Cow<'a, str>,
+        certainty: Option<f64>,
+    },
+    Outcome {
+        id: Cow<'a, str>,
+        correct: Option<bool>,
+    },
 }
 
 impl<'a> From<&'a Row> for Entry<'a> {
@@ -269,6 +279,8 @@ impl<'a> From<&'a Row> for Entry<'a> {
         match row {
             Row::Decision(d) => Entry::Decision {
                 id: Cow::Borrowed(&d.id),
+                ts: Cow::Borrowed(&d.ts),
+                consumer: Cow::Borrowed(&d.consumer),
                 provider: Cow::Borrowed(&d.provider),
                 question: Cow::Borrowed(&d.question),
                 certainty: d.certainty,
@@ -286,14 +298,16 @@ struct Line<'a> {
     kind: Cow<'a, str>,
     #[serde(borrow)]
     id: Cow<'a, str>,
-    #[allow(dead_code)]
-    ts: IgnoredAny,
+    #[serde(borrow)]
+    ts: Cow<'a, str>,
     // Not `Option<Cow>`: serde borrows only a bare `Cow<str>`. Missing reads as empty.
     #[serde(borrow, default)]
     provider: Cow<'a, str>,
     #[serde(borrow, default)]
     question: Cow<'a, str>,
-    consumer: Option<IgnoredAny>,
+    // Borrowed, and told apart from an empty one when missing.
+    #[serde(borrow, default = "absent")]
+    consumer: Cow<'a, str>,
     model: Option<IgnoredAny>,
     #[serde(default)]
     certainty: Option<f64>,
@@ -313,10 +327,12 @@ impl<'a> Line<'a> {
         match &*self.kind {
             "decision" => {
                 let complete =
-                    self.consumer.is_some() && self.model.is_some() && self.band.is_some() && self.acted.is_some();
+                    self.consumer != ABSENT && self.model.is_some() && self.band.is_some() && self.acted.is_some();
                 complete.then_some(())?;
                 Some(Entry::Decision {
                     id: self.id,
+                    ts: self.ts,
+                    consumer: self.consumer,
                     provider: self.provider,
                     question: self.question,
                     certainty: self.certainty,
@@ -326,6 +342,35 @@ impl<'a> Line<'a> {
             _ => None,
         }
     }
+}
+
+/// What a missing `consumer` reads as: no consumer is named so.
+const ABSENT: &str = "\u{0}absent";
+
+fn absent() -> Cow<'static, str> {
+    Cow::Borrowed(ABSENT)
+}
+
+/// Every decision with a known outcome (its latest), in file order, as `(ts, consumer,
+/// correct)`: read on every core through the ledger's fast reader, not its full typed parse.
+/// A missing file holds none.
+pub fn known_outcomes(path: &Path, mut f: impl FnMut(&str, &str, bool)) -> Result<usize, LedgerError> {
+    let (_, skipped) = with_file(path, |chunks| {
+        let mut latest: FxHashMap<&str, Option<bool>> = FxHashMap::default();
+        for e in chunks.iter().flatten() {
+            if let Entry::Outcome { id, correct } = e {
+                latest.insert(id, *correct);
+            }
+        }
+        for e in chunks.iter().flatten() {
+            if let Entry::Decision { id, ts, consumer, .. } = e
+                && let Some(Some(correct)) = latest.get(&**id)
+            {
+                f(ts, consumer, *correct);
+            }
+        }
+    })?;
+    Ok(skipped)
 }
 
 /// Parse a ledger's bytes on every core: the entries in file order (one list per chunk, left
@@ -377,7 +422,7 @@ fn samples<'a>(chunks: &'a [Vec<Entry<'a>>]) -> BTreeMap<(&'a str, &'a str), Vec
         }
         let mut groups: FxHashMap<(&str, &str), Vec<(f64, bool)>> = FxHashMap::default();
         for e in entries() {
-            let Entry::Decision { id, provider, question, certainty } = e else { continue };
+            let Entry::Decision { id, provider, question, certainty, .. } = e else { continue };
             if !owns(id, w) {
                 continue;
             }

@@ -438,15 +438,32 @@ fn count_lines(path: &Path) -> std::io::Result<u64> {
     }
 }
 
-/// An item's id: its exact JSON text as the input wrote it (a number's digits, never read as a
-/// float), so `18446744073709551617` and `...618` stay two ids.
+/// An item's id: its JSON value as the input wrote it (a number's digits, never read as a
+/// float), so `18446744073709551617` and `...618` stay two ids. Whitespace between the tokens
+/// of an array or object id is not part of its value and is dropped: `[1,\t2]` and `[1, 2]`
+/// are one id, written `[1,2]`, and an output line stays one line of JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ItemId(String);
 
 impl ItemId {
-    /// An id from its JSON text.
+    /// An id from its JSON text (which must be valid JSON: a raw value the parser took).
     pub fn from_json(text: &str) -> ItemId {
-        ItemId(text.trim().to_string())
+        let text = text.trim();
+        if !text.starts_with(['[', '{']) {
+            return ItemId(text.to_string());
+        }
+        let (mut out, mut in_string, mut escaped) = (String::with_capacity(text.len()), false, false);
+        for c in text.chars() {
+            if in_string {
+                (escaped, in_string) = (!escaped && c == '\\', escaped || c != '"');
+            } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
+                continue;
+            } else {
+                in_string = c == '"';
+            }
+            out.push(c);
+        }
+        ItemId(out)
     }
 
     /// The JSON text.
@@ -657,6 +674,16 @@ pub fn read_all(mut r: impl Read) -> std::io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compound_id_is_its_value_whatever_its_whitespace() {
+        let id = ItemId::from_json("[1,\t2,\r\n {\"a b\" : \"x\\\" y\"}]");
+        assert_eq!(id.json(), "[1,2,{\"a b\":\"x\\\" y\"}]");
+        assert_eq!(ItemId::from_json(" 18446744073709551617 ").json(), "18446744073709551617");
+        assert_eq!(ItemId::from_json("\"a  b\"").json(), "\"a  b\"");
+        assert_eq!(ItemId::from_json("[1, 2]"), ItemId::from_json("[1,\n2]"));
+    }
+
     fn records(text: &str, max: usize) -> Vec<Result<Record, String>> {
         let reader: Box<dyn BufRead + Send> = Box::new(std::io::Cursor::new(text.as_bytes().to_vec()));
         match Records::new(reader, Layout::Auto, max) {

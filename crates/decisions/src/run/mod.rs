@@ -287,7 +287,7 @@ pub fn run(
     summary.throughput = if summary.elapsed_s > 0.0 { summary.asked as f64 / summary.elapsed_s } else { 0.0 };
     summary.http_requests = opts.pacer.requests();
     summary.rate_limited = opts.pacer.rate_limited();
-    summary.rate = opts.pacer.rate();
+    summary.rate = opts.pacer.measured_rate();
     Ok(summary)
 }
 

@@ -148,6 +148,9 @@ pub enum OutputError {
     /// A fresh run's output is already there.
     #[error("--output {} exists", .0.display())]
     Exists(PathBuf),
+    /// It is not a regular file (a FIFO, a device, a directory): a run cannot read it back.
+    #[error("--output {}: not a regular file (a FIFO, a device or a directory), so --resume cannot read what it holds; name a regular file", .0.display())]
+    NotRegular(PathBuf),
     /// Another run holds it.
     #[error("--output {}: another run holds it (its lock is taken); wait for that run, or name another file", .0.display())]
     Held(PathBuf),

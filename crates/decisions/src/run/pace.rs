@@ -121,16 +121,27 @@ pub struct Halt {
     pub wait: Duration,
     /// When that is.
     pub until: SystemTime,
+    /// The longest pause the run would wait out (`--max-pause`).
+    pub max_pause: Duration,
 }
 
 impl std::fmt::Display for Halt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let at = jiff::Timestamp::try_from(self.until).map(|t| t.round(jiff::Unit::Second).ok()).ok().flatten();
-        write!(f, "the provider (HTTP {}) asked to be called again in {}", self.status, human(self.wait))?;
+        let asked = if self.wait >= crate::transport::RETRY_AFTER_MAX {
+            format!("more than {}", human(crate::transport::RETRY_AFTER_MAX))
+        } else {
+            human(self.wait)
+        };
+        write!(f, "the provider (HTTP {}) asked to be called again in {asked}", self.status)?;
         if let Some(at) = at {
             write!(f, ", at {at}")?;
         }
-        Ok(())
+        write!(
+            f,
+            ", past the {} the run waits at most (--max-pause), so it stopped without waiting",
+            human(self.max_pause)
+        )
     }
 }
 
@@ -237,6 +248,14 @@ impl Pacer {
         self.state().rate
     }
 
+    /// The rate the run is paced at, only when it was measured: the ceiling it was given, or a
+    /// rate learned from what the provider let through. A slow start's rate is a guess that
+    /// doubles each second, and is not said.
+    pub fn measured_rate(&self) -> Option<f64> {
+        let s = self.state();
+        if s.slow_start && self.ceiling.is_none() { None } else { s.rate }
+    }
+
     /// Why the pace halted the run, once it has.
     pub fn halt(&self) -> Option<Halt> {
         if !self.halted.load(Ordering::Relaxed) {
@@ -303,7 +322,9 @@ impl Pacer {
             s.last = now;
             return;
         };
-        let dt = now.duration_since(s.last).as_secs_f64();
+        // Time paused sent nothing, so it measured nothing: the climb counts from the pause's end.
+        let from = s.last.max(s.paused_until.min(now));
+        let dt = now.duration_since(from).as_secs_f64();
         s.last = now;
         let quiet = s.congested_at.map_or(Duration::MAX, |t| now.duration_since(t));
         let mut learned = learned;
@@ -340,7 +361,7 @@ impl Pacer {
         }
         s.congested_at = Some(now);
         if wait > self.max_pause && s.halt.is_none() {
-            s.halt = Some(Halt { status, wait, until: SystemTime::now() + wait });
+            s.halt = Some(Halt { status, wait, until: SystemTime::now() + wait, max_pause: self.max_pause });
             self.halted.store(true, Ordering::Relaxed);
         }
         if s.cut_at.is_some_and(|cut| sent < cut) {
@@ -569,13 +590,43 @@ mod tests {
     fn a_pause_past_the_bound_halts_the_run_and_says_when() {
         let p = Pacer::with_max_pause(None, Duration::from_secs(60));
         p.congested(429, Duration::from_secs(3600));
+        assert!(p.turn_for_item(&AtomicBool::new(false)).is_none(), "no item starts");
         let halt = p.halt().expect("halted");
         assert_eq!((halt.status, halt.wait), (429, Duration::from_secs(3600)));
         assert!(
             halt.to_string().starts_with("the provider (HTTP 429) asked to be called again in 1.0 h, at "),
             "{halt}"
         );
-        assert!(p.turn_for_item(&AtomicBool::new(false)).is_none(), "no item starts");
+        assert!(
+            halt.to_string()
+                .ends_with(", past the 1.0 min the run waits at most (--max-pause), so it stopped without waiting"),
+            "{halt}"
+        );
+        // Two days are said as two days; past a year, as more than that.
+        let p = Pacer::with_max_pause(None, Duration::from_secs(60));
+        p.congested(429, Duration::from_secs(2 * 86_400));
+        assert!(p.halt().expect("halted").to_string().contains("again in 2.0 days, at "));
+        let p = Pacer::with_max_pause(None, Duration::from_secs(60));
+        p.congested(429, crate::transport::RETRY_AFTER_MAX);
+        assert!(p.halt().expect("halted").to_string().contains("again in more than 365.0 days"));
+    }
+
+    #[test]
+    fn a_slow_start_rate_is_not_said_and_a_pause_does_not_grow_it() {
+        let p = Pacer::new(None);
+        let stop = AtomicBool::new(false);
+        let first = p.turn_for_item(&stop).expect("a turn");
+        drop(first);
+        // One early 429 with a pause: the run slow-starts from a guess.
+        p.push_back(429, Duration::from_secs(1), Instant::now());
+        assert_eq!(p.measured_rate(), None, "a guess is not a measurement");
+        let before = p.rate().expect("a rate");
+        std::thread::sleep(Duration::from_millis(1100));
+        drop(p.turn_for_item(&stop));
+        let after = p.rate().expect("a rate");
+        assert!(after < before * 1.5, "the pause grew the rate from {before} to {after}");
+        let paced = Pacer::new(Some(Rate { count: 10, per: Duration::from_secs(1) }));
+        assert!(paced.measured_rate().is_some(), "a ceiling is a stated rate");
     }
 
     #[test]

@@ -83,8 +83,17 @@ pub struct Resumed {
 /// at a time, twice when it is rewritten: memory does not grow with the output.
 pub fn resume(path: &Path) -> Result<(OutputFile, Done, Resumed), OutputError> {
     let target = crate::file::resolve_links(path).map_err(|e| OutputError::io(path, e))?;
-    let open =
-        || std::fs::OpenOptions::new().read(true).append(true).open(&target).map_err(|e| OutputError::io(path, e));
+    // Opened for reading and appending, a FIFO never blocks the open, and fstat then tells it
+    // (or a device that reads for ever) from a regular file before anything is read.
+    let open = || {
+        let file =
+            std::fs::OpenOptions::new().read(true).append(true).open(&target).map_err(|e| OutputError::io(path, e))?;
+        match file.metadata() {
+            Ok(m) if m.is_file() => Ok(file),
+            Ok(_) => Err(OutputError::NotRegular(path.into())),
+            Err(e) => Err(OutputError::io(path, e)),
+        }
+    };
     let held = OutputFile::locked(open()?, path)?;
     let mut found = Resumed::default();
     let mut done = Done::default();
