@@ -36,6 +36,13 @@ pub struct WiredAt {
     pub command: String,
     /// The program it runs, checked: its path, or what is wrong with it.
     pub runs: Result<PathBuf, String>,
+    /// What the agent says of it that a person should know (Codex's trust, when it is given).
+    pub notes: Vec<String>,
+    /// What keeps the agent from running it (an untrusted Codex hook or project, Gemini's
+    /// hooks switched off): each makes doctor `not ready`.
+    pub blockers: Vec<String>,
+    /// What it will not protect as one may think (a PermissionRequest hook headless).
+    pub warnings: Vec<String>,
 }
 
 /// A consumer, and the catalog it would ask with.
@@ -205,6 +212,7 @@ fn missing(f: &Facts) -> Vec<String> {
                     a.agent.name()
                 ));
             }
+            missing.extend(w.blockers.iter().cloned());
         }
         missing.extend(a.unreadable.iter().cloned());
     }
@@ -247,7 +255,18 @@ fn agents(project: Option<&Path>, env: &Env) -> Vec<AgentHook> {
                     Ok(found) => hook.wired.extend(found.into_iter().map(|w| {
                         let runs = our_program(&w.command, agent)
                             .map_or_else(|| Err(format!("{} is not a decisions command", w.command)), |p| runnable(&p));
-                        WiredAt { path: place.path.clone(), scope, event: w.event, command: w.command, runs }
+                        let mut at = WiredAt {
+                            path: place.path.clone(),
+                            scope,
+                            event: w.event,
+                            command: w.command,
+                            runs,
+                            notes: Vec::new(),
+                            blockers: Vec::new(),
+                            warnings: Vec::new(),
+                        };
+                        check(agent, &mut at, project.unwrap_or(Path::new("")), env);
+                        at
                     })),
                     Err(e) => hook.unreadable.push(e.to_string()),
                 }
@@ -255,6 +274,82 @@ fn agents(project: Option<&Path>, env: &Env) -> Vec<AgentHook> {
             hook
         })
         .collect()
+}
+
+/// What the agent itself will make of our entry: whether it runs it at all.
+fn check(agent: Agent, at: &mut WiredAt, project: &Path, env: &Env) {
+    use crate::wiring::{ASKS_FIRST, CODEX_TRUST_ROUTES, COPILOT_RUNS_CLAUDE};
+    if decisions::agent::HookEvent::parse(&at.event).is_some_and(|e| e.asks_first()) {
+        at.warnings.push(ASKS_FIRST.to_string());
+    }
+    match agent {
+        Agent::Codex => {
+            if at.scope == Scope::Project {
+                let level = crate::wiring::codex_project_trust(project, env);
+                if level.as_deref() != Some("trusted") {
+                    at.blockers.push(format!(
+                        "Codex does not trust the project {} ({}), so it never loads {}: trust it when Codex asks on start, or add [projects.\"{}\"] trust_level = \"trusted\" to {}, or wire the hook with --scope user",
+                        project.display(),
+                        level.map_or("no trust_level".to_string(), |l| format!("trust_level \"{l}\"")),
+                        at.path.display(),
+                        project.display(),
+                        crate::wiring::codex_config(env).display()
+                    ));
+                    return;
+                }
+            }
+            match crate::codex::list(project) {
+                Err(crate::codex::CodexError::NotInstalled) => at.blockers.push(format!(
+                    "cannot tell whether Codex trusts the hook in {}: no codex binary on PATH to ask (codex app-server)",
+                    at.path.display()
+                )),
+                Err(e) => at.blockers.push(format!("cannot tell whether Codex trusts the hook in {}: {e}", at.path.display())),
+                Ok(listed) => match crate::codex::ours(&listed, &at.path, &at.command).map(|h| h.trust.as_str()) {
+                    Some("trusted" | "managed") => at.notes.push("Codex trusts it".into()),
+                    Some("modified") => at.blockers.push(format!(
+                        "Codex trusted the hook in {} before it changed, and now skips it silently: {CODEX_TRUST_ROUTES}",
+                        at.path.display()
+                    )),
+                    Some(_) => at.blockers.push(format!(
+                        "Codex has not trusted the hook in {}, and skips it silently: {CODEX_TRUST_ROUTES}",
+                        at.path.display()
+                    )),
+                    None => at.blockers.push(format!(
+                        "Codex does not list the hook in {} among those it would run: {CODEX_TRUST_ROUTES}",
+                        at.path.display()
+                    )),
+                },
+            }
+        }
+        Agent::Gemini => {
+            for (file, key) in crate::wiring::gemini_switched_off(project, env) {
+                at.blockers.push(format!(
+                    "Gemini CLI's hooks are switched off in {} ({key}: false), so it never runs the hook: set it to true",
+                    file.display()
+                ));
+            }
+        }
+        Agent::Copilot if at.scope == Scope::Project => {
+            let config = crate::wiring::copilot_home(env).join("config.json");
+            match crate::wiring::copilot_trusts(project, env) {
+                Some(true) => at.notes.push("Copilot CLI trusts the folder".into()),
+                Some(false) => at.blockers.push(format!(
+                    "Copilot CLI does not trust {} (not in \"trustedFolders\" of {}), so it never runs the repository's hooks: trust it when Copilot asks, or `copilot --trust-folder`, or wire the hook with --scope user",
+                    project.display(),
+                    config.display()
+                )),
+                None => at.warnings.push(format!(
+                    "Copilot CLI runs a repository's hooks only in a folder it trusts, and {} lists none yet: it asks on its first start there",
+                    config.display()
+                )),
+            }
+            let claude = Place::read(Agent::ClaudeCode, Scope::Project, project, env).ok();
+            if claude.and_then(|p| p.wired().ok()).is_some_and(|w| !w.is_empty()) {
+                at.warnings.push(COPILOT_RUNS_CLAUDE.to_string());
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The shipped catalog a consumer falls back to, checked against the provider.

@@ -1,6 +1,7 @@
 //! The `decisions` command: parse, run, map the error to an exit code.
 
 mod cmd;
+mod codex;
 mod exit;
 mod facts;
 mod input;

@@ -5,14 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use decisions::Env;
-use decisions::agent::Agent;
 use decisions::agent::settings::{Edit, Scope, SettingsError, Wired, settings_path, wired};
+use decisions::agent::{Agent, HookEvent};
 
 // Which agents' settings, and whose. (Not a `///` comment: it would become the help text of
 // every command that flattens it.)
 #[derive(Debug, clap::Args)]
 pub struct WiringArgs {
-    /// Wire the permission hook into this agent's settings: claude-code, codex or gemini (repeatable)
+    /// Wire the permission hook into this agent's settings: claude-code, codex, gemini, copilot or cursor (repeatable)
     #[arg(long = "agent", value_name = "AGENT", value_parser = agent)]
     pub agents: Vec<Agent>,
     /// Whose settings: the project's or the user's
@@ -155,23 +155,108 @@ pub fn runnable(program: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// What an agent needs beyond its settings for our hook to run, said once when it is wired.
-pub fn notes(agent: Agent, scope: Scope) -> Vec<String> {
-    match agent {
-        Agent::ClaudeCode => Vec::new(),
-        Agent::Codex => {
-            let mut out =
-                vec!["Codex runs a hook it has not seen only once you trust it: open /hooks in Codex and trust `decisions hook codex`".to_string()];
-            if scope == Scope::Project {
-                out.push(
-                    "Codex loads a project's .codex/config.toml only in a trusted project (or wire it with --scope user)"
-                        .into(),
-                );
-            }
-            out
-        }
-        Agent::Gemini => vec![
-            "Gemini CLI runs hooks only with its hooks system on: /settings, Advanced, Enable Hooks System".to_string(),
-        ],
+/// The routes to trusting our Codex hook, for a person, a script and CI.
+pub const CODEX_TRUST_ROUTES: &str = "trust it in Codex's /hooks screen, or run `decisions install --agent codex --trust`, or run CI with `codex exec --dangerously-bypass-hook-trust`";
+
+/// Why a `PermissionRequest` hook protects nothing headless.
+pub const ASKS_FIRST: &str = "PermissionRequest fires only where the agent would ask you first: when it bypasses its permissions (headless `claude -p --permission-mode bypassPermissions`, `codex exec --dangerously-bypass-approvals-and-sandbox`, yolo modes) the hook never runs; wire PreToolUse (the default) to judge every shell command";
+
+/// What an agent needs beyond its settings for our hook to run, said once when it is wired:
+/// `todo:` lines, and `warning:` lines for what will not protect as a user may think.
+pub fn notes(agent: Agent, scope: Scope, event: HookEvent, project: &Path, env: &Env) -> (Vec<String>, Vec<String>) {
+    let (mut todo, mut warn) = (Vec::new(), Vec::new());
+    if event.asks_first() {
+        warn.push(ASKS_FIRST.to_string());
     }
+    match agent {
+        Agent::ClaudeCode => {}
+        Agent::Codex => {
+            todo.push(format!(
+                "Codex runs a hook only once it is trusted, and silently skips it until then: {CODEX_TRUST_ROUTES}"
+            ));
+            if scope == Scope::Project && codex_project_trust(project, env).as_deref() != Some("trusted") {
+                todo.push(format!(
+                    "Codex loads {} only in a project it trusts, and this one is not: trust it when Codex asks on start, or add [projects.\"{}\"] trust_level = \"trusted\" to {} (or wire it with --scope user)",
+                    settings_path(agent, scope, project, env).display(),
+                    project.display(),
+                    codex_config(env).display()
+                ));
+            }
+        }
+        Agent::Gemini => {
+            for (file, key) in gemini_switched_off(project, env) {
+                todo.push(format!(
+                    "Gemini CLI's hooks are switched off in {} ({key}: false): set it to true, or /settings, Advanced, Enable Hooks System",
+                    file.display()
+                ));
+            }
+        }
+        Agent::Copilot => {
+            if scope == Scope::Project {
+                todo.push(format!(
+                    "Copilot CLI runs a repository's hooks only in a folder it trusts (it asks on its first start there; or `copilot --trust-folder`, or \"trustedFolders\" in {}); --scope user avoids that",
+                    copilot_home(env).join("config.json").display()
+                ));
+            }
+            let claude = Place::read(Agent::ClaudeCode, Scope::Project, project, env).ok();
+            if claude.and_then(|p| p.wired().ok()).is_some_and(|w| !w.is_empty()) {
+                warn.push(COPILOT_RUNS_CLAUDE.to_string());
+            }
+        }
+        Agent::Cursor => {
+            if scope == Scope::Project {
+                todo.push("Cursor loads a project's .cursor/hooks.json only in a workspace it trusts".to_string());
+            }
+        }
+    }
+    (todo, warn)
+}
+
+/// Copilot CLI also runs the project's Claude Code hooks.
+pub const COPILOT_RUNS_CLAUDE: &str = "Copilot CLI also runs the project's .claude/settings.json hooks: with the claude-code hook wired there too, each shell command is judged twice (wire one of them)";
+
+/// Codex's home: `CODEX_HOME`, else `~/.codex`.
+pub fn codex_config(env: &Env) -> PathBuf {
+    settings_path(Agent::Codex, Scope::User, Path::new(""), env)
+}
+
+/// The trust level the user's Codex config gives the project.
+pub fn codex_project_trust(project: &Path, env: &Env) -> Option<String> {
+    let text = decisions::read_project_file(&codex_config(env)).ok()?;
+    decisions::agent::settings::codex_trust_level(&text, project)
+}
+
+/// Copilot CLI's home: `COPILOT_HOME`, else `~/.copilot`.
+pub fn copilot_home(env: &Env) -> PathBuf {
+    settings_path(Agent::Copilot, Scope::User, Path::new(""), env)
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// Whether Copilot CLI trusts the project folder: `Some(true)` when its config lists the folder
+/// or one above it, `Some(false)` when it lists others, `None` when it has no config to tell.
+pub fn copilot_trusts(project: &Path, env: &Env) -> Option<bool> {
+    let text = decisions::read_project_file(&copilot_home(env).join("config.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let folders = v.get("trustedFolders")?.as_array()?;
+    let project = project.canonicalize().unwrap_or_else(|_| project.to_path_buf());
+    Some(folders.iter().filter_map(|f| f.as_str()).any(|f| {
+        let f = Path::new(f);
+        project.starts_with(f) || f.canonicalize().is_ok_and(|c| project.starts_with(c))
+    }))
+}
+
+/// The Gemini CLI settings files (the project's, then the user's) that switch its hooks off,
+/// with the key that does.
+pub fn gemini_switched_off(project: &Path, env: &Env) -> Vec<(PathBuf, &'static str)> {
+    [Scope::Project, Scope::User]
+        .into_iter()
+        .map(|scope| settings_path(Agent::Gemini, scope, project, env))
+        .filter_map(|path| {
+            let text = decisions::read_project_file(&path).ok()?;
+            decisions::agent::settings::gemini_hooks_off(&text).map(|key| (path, key))
+        })
+        .collect()
 }

@@ -103,7 +103,18 @@ fn wiring_codex_keeps_its_comments_order_and_formatting_through_toml_edit() {
     common::write_text(&config, CODEX_CONFIG);
     let r = keyed(&s, &["install", "--agent", "codex", "--event", "PermissionRequest"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("todo: Codex runs a hook it has not seen only once you trust it"), "{}", r.stdout);
+    assert!(r.stdout.contains("todo: Codex runs a hook only once it is trusted"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("decisions install --agent codex --trust")
+            && r.stdout.contains("--dangerously-bypass-hook-trust"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("warning: PermissionRequest fires only where the agent would ask you first"),
+        "{}",
+        r.stdout
+    );
     let after = read(&config);
     // Ours is one block, beside the other hooks; without it the file is the user's, byte for byte.
     let start = after.find("[[hooks.PermissionRequest]]\nmatcher = \"Bash\"\n").expect("our group");

@@ -50,7 +50,7 @@ fn two_runs_cannot_share_one_output() {
     assert!(fresh.stderr.contains("--output out.jsonl exists"), "{}", fresh.stderr);
     // A resume while the first still runs: refused at once, naming the path and the holder.
     let resumed = run(decisions(&root).args(RUN_TO_FILE).arg("--resume"));
-    assert_eq!(resumed.code, 1, "{}", resumed.stderr);
+    assert_eq!(resumed.code, 64, "a named output that cannot be had: {}", resumed.stderr);
     assert!(
         resumed.stderr.contains("--output out.jsonl: another run holds it"),
         "names the path and that another run holds it: {}",

@@ -87,6 +87,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                     w.scope.name()
                 ),
             );
+            for n in &w.notes {
+                row("agent", format!("{}: {n}", a.agent.name()));
+            }
+            for b in &w.blockers {
+                row("agent", format!("{}: will not run: {b}", a.agent.name()));
+            }
+            for warning in &w.warnings {
+                row("agent", format!("{}: warning: {warning}", a.agent.name()));
+            }
         }
         for e in &a.unreadable {
             row("agent", format!("{}: {e}", a.agent.name()));

@@ -48,6 +48,10 @@ enum Verb {
     Codex,
     /// Gemini CLI's hook: read its JSON on stdin; deny a destructive shell command, else stay silent
     Gemini,
+    /// Copilot CLI's hook: read its JSON on stdin; deny a destructive shell command, else stay silent
+    Copilot,
+    /// Cursor's hook: read its JSON on stdin; deny a destructive shell command, else stay silent
+    Cursor,
     /// Show what the hook would do with a command: provider, score, band, bar, verdict and why
     Test(TestArgs),
 }
@@ -72,6 +76,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Verb::ClaudeCode => answer(Agent::ClaudeCode),
         Verb::Codex => answer(Agent::Codex),
         Verb::Gemini => answer(Agent::Gemini),
+        Verb::Copilot => answer(Agent::Copilot),
+        Verb::Cursor => answer(Agent::Cursor),
         Verb::Test(t) => test(t),
     }
 }
@@ -300,13 +306,7 @@ fn test(t: TestArgs) -> anyhow::Result<u8> {
     };
     let cwd = cwd.canonicalize().map_err(|e| crate::exit::CliError::usage(format!("--cwd {}: {e}", cwd.display())))?;
     let event = t.agent.events()[0];
-    let input = json!({
-        "session_id": "decisions-hook-test",
-        "cwd": cwd,
-        "hook_event_name": event.name(),
-        "tool_name": t.agent.shell_tool(),
-        "tool_input": {"command": t.command},
-    });
+    let input = decisions::agent::sample_call(t.agent, &cwd, &t.command);
     let started = Instant::now();
     let env = Env::Process;
     let budget_ms = budget(&env);

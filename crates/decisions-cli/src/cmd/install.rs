@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use decisions::Env;
-use decisions::agent::HookEvent;
 use decisions::agent::settings::{Edit, Scope, hook_command, wire};
+use decisions::agent::{Agent, HookEvent};
 use decisions::install::{SHIPPED, check_provider, payload, payload_dir, seed_config};
 
 use crate::exit;
@@ -30,11 +30,15 @@ pub struct Args {
     /// call, PermissionRequest only those the agent would ask you about
     #[arg(long, value_name = "EVENT", value_parser = event, requires = "agents")]
     event: Option<HookEvent>,
+    /// With --agent codex: have Codex trust exactly our hook entry, through Codex's own API
+    /// (codex app-server), so it runs without the /hooks screen; never another hook
+    #[arg(long, requires = "agents")]
+    trust: bool,
 }
 
 fn event(s: &str) -> Result<HookEvent, String> {
     HookEvent::parse(s)
-        .filter(|e| *e != HookEvent::BeforeTool)
+        .filter(|e| matches!(e, HookEvent::PreToolUse | HookEvent::PermissionRequest))
         .ok_or_else(|| format!("expected PreToolUse or PermissionRequest, found {s:?}"))
 }
 
@@ -78,6 +82,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     // The agents' settings: every edit is worked out, and every file read and parsed, before
     // anything is written; a file that does not parse stops the install with nothing written.
+    if args.trust && !args.wiring.agents.contains(&Agent::Codex) {
+        return Err(CliError::usage("--trust: only Codex keeps a trust of its hooks; pass --agent codex").into());
+    }
     let wirings = plan_wiring(&args.wiring, args.event, project.as_deref(), &env)?;
     // The hook reads the project's permission.json: an agent wired into a project gets it.
     if !wirings.is_empty() && project.is_some() && !catalogs.iter().any(|(n, _)| *n == "permission") {
@@ -147,16 +154,50 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             }
         }
     }
+    let mut changed = Vec::new();
     for (place, edit, event, command) in &wirings {
-        let changed =
+        let did =
             place.apply(edit).map_err(|e| CliError::fail(format!("cannot write {}: {e}", place.path.display())))?;
-        let how = if changed { "wired into" } else { "already wired in" };
+        let how = if did { "wired into" } else { "already wired in" };
         println!("agent: {} {how} {} ({}): {command}", place.agent.name(), place.path.display(), event.name());
-        if changed {
-            for note in notes(place.agent, place.scope) {
+        changed.push(did);
+    }
+    // What each agent still needs, said once every entry is written (Copilot's reads Claude
+    // Code's); Codex's trust, when asked for, is Codex's own write.
+    let root = project.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
+    let mut trust_failed = None;
+    for ((place, _, event, command), did) in wirings.iter().zip(changed) {
+        let mut trusted = false;
+        if args.trust && place.agent == Agent::Codex {
+            match crate::codex::trust(&root, &place.path, command) {
+                Ok((file, hook)) => {
+                    println!(
+                        "agent: codex trusts `{command}` ({}, {}), written by Codex into {}",
+                        hook.key,
+                        hook.current_hash,
+                        file.display()
+                    );
+                    trusted = true;
+                }
+                Err(e) => trust_failed = Some(e),
+            }
+        }
+        let (todos, warnings) = notes(place.agent, place.scope, *event, &root, &env);
+        // Said when the entry is new or changed; Codex's trust, each run until it is given.
+        for (i, note) in todos.iter().enumerate() {
+            let trust_note = place.agent == Agent::Codex && i == 0;
+            if (did && !trust_note) || (trust_note && !trusted) {
                 println!("todo: {note}");
             }
         }
+        for w in warnings {
+            println!("warning: {w}");
+        }
+    }
+    if let Some(e) = trust_failed {
+        return Err(CliError::fail(format!("--trust: {e}; the hook is wired, and Codex does not trust it yet"))
+            .hint(crate::wiring::CODEX_TRUST_ROUTES)
+            .into());
     }
     if !wirings.is_empty() {
         println!(

@@ -9,9 +9,12 @@
 //! | Claude Code | `.claude/settings.json` | `~/.claude/settings.json` | `hooks.<Event>[]`: `{"matcher": "Bash", "hooks": [{"type": "command", "command": ..., "timeout": 5}]}` |
 //! | Codex | `.codex/config.toml` | `~/.codex/config.toml` | `[[hooks.<Event>]]` `matcher = "Bash"`, `[[hooks.<Event>.hooks]]` `type`, `command`, `timeout = 5` |
 //! | Gemini CLI | `.gemini/settings.json` | `~/.gemini/settings.json` | `hooks.BeforeTool[]`: `{"matcher": "run_shell_command", "hooks": [{"name": "decisions", "type": "command", "command": ..., "timeout": 5000}]}` |
+//! | Copilot CLI | `.github/hooks/decisions.json` | `~/.copilot/hooks/decisions.json` | `hooks.preToolUse[]`: `{"type": "command", "bash": ..., "timeoutSec": 5}` in `{"version": 1, ...}` |
+//! | Cursor | `.cursor/hooks.json` | `~/.cursor/hooks.json` | `hooks.beforeShellExecution[]`: `{"command": ..., "timeout": 5}` in `{"version": 1, ...}` |
 //!
-//! Timeouts are seconds for Claude Code and Codex, milliseconds for Gemini CLI. A hook entry is
-//! ours when its command runs a program named `decisions` with `hook <agent>`.
+//! Timeouts are seconds but for Gemini CLI's milliseconds. A hook entry is ours when its
+//! command runs a program named `decisions` with `hook <agent>`. Copilot's and Cursor's entries
+//! are flat (the entry is the hook); the others' nest hooks in a group with a matcher.
 
 use std::path::{Path, PathBuf};
 
@@ -60,6 +63,30 @@ pub fn settings_path(agent: Agent, scope: Scope, project: &Path, env: &Env) -> P
         (Agent::Codex, Scope::User) => home("CODEX_HOME", ".codex").join("config.toml"),
         (Agent::Gemini, Scope::Project) => project.join(".gemini").join("settings.json"),
         (Agent::Gemini, Scope::User) => home("GEMINI_CLI_HOME", ".gemini").join("settings.json"),
+        (Agent::Copilot, Scope::Project) => project.join(".github").join("hooks").join("decisions.json"),
+        (Agent::Copilot, Scope::User) => home("COPILOT_HOME", ".copilot").join("hooks").join("decisions.json"),
+        (Agent::Cursor, Scope::Project) => project.join(".cursor").join("hooks.json"),
+        (Agent::Cursor, Scope::User) => home("CURSOR_HOME", ".cursor").join("hooks.json"),
+    }
+}
+
+/// How an agent's JSON settings hold a hook: Claude Code and Gemini CLI nest it in a group
+/// with a matcher; Copilot CLI and Cursor list it flat, under a `version`, its command in a key
+/// of their own.
+struct Layout {
+    /// The hook sits in `hooks.<Event>[].hooks[]` (else in `hooks.<Event>[]`).
+    nested: bool,
+    /// The key holding its command.
+    command: &'static str,
+    /// The file carries `"version": 1`.
+    versioned: bool,
+}
+
+fn layout(agent: Agent) -> Layout {
+    match agent {
+        Agent::Copilot => Layout { nested: false, command: "bash", versioned: true },
+        Agent::Cursor => Layout { nested: false, command: "command", versioned: true },
+        _ => Layout { nested: true, command: "command", versioned: false },
     }
 }
 
@@ -189,9 +216,12 @@ pub fn unwire(text: &str, agent: Agent, path: &Path) -> Result<Edit, SettingsErr
             root.to_string()
         }
     };
+    let bare: String = out.chars().filter(|c| !c.is_whitespace()).collect();
     let empty = match agent {
         Agent::Codex => out.trim().is_empty(),
-        _ => out.chars().filter(|c| !c.is_whitespace()).collect::<String>() == "{}",
+        // What a versioned file holds when only ours was in it.
+        _ if layout(agent).versioned => bare == "{}" || bare == "{\"version\":1}",
+        _ => bare == "{}",
     };
     Ok(if empty { Edit::Delete } else { Edit::Write(out) })
 }
@@ -273,8 +303,10 @@ fn kind_of(node: &CstNode) -> &'static str {
     }
 }
 
-/// One of our hooks in a JSON settings file, with the nodes it sits in.
+/// One of our hooks in a JSON settings file, with the nodes it sits in (for a flat layout,
+/// `group` is the hook and `hooks` the event's list).
 struct JsonFound {
+    nested: bool,
     wired: Wired,
     prop: CstObjectProp,
     groups: CstArray,
@@ -293,6 +325,11 @@ fn json_hooks(obj: &CstObject, path: &Path) -> Result<Option<CstObject>, Setting
 
 fn json_found(obj: &CstObject, agent: Agent, path: &Path) -> Result<Vec<JsonFound>, SettingsError> {
     let Some(hooks) = json_hooks(obj, path)? else { return Ok(Vec::new()) };
+    let layout = layout(agent);
+    let command_of = |hook: &CstNode| {
+        let command = hook.as_object().and_then(|h| h.get(layout.command)).and_then(|c| c.value());
+        command.and_then(|c| c.as_string_lit()).and_then(|s| s.decoded_value().ok())
+    };
     let mut found = Vec::new();
     for prop in hooks.properties() {
         let Some(event) = prop.decoded_name().filter(|n| agent.events().iter().any(|e| e.name() == n)) else {
@@ -300,22 +337,24 @@ fn json_found(obj: &CstObject, agent: Agent, path: &Path) -> Result<Vec<JsonFoun
         };
         let Some(groups) = prop.value().and_then(|v| v.as_array()) else { continue };
         for group in groups.elements() {
-            let Some(inner) = group.as_object().and_then(|g| g.array_value("hooks")) else { continue };
-            for hook in inner.elements() {
-                let command = hook.as_object().and_then(|h| h.get("command")).and_then(|c| c.value());
-                let Some(command) = command.and_then(|c| c.as_string_lit()).and_then(|s| s.decoded_value().ok()) else {
-                    continue;
-                };
-                if our_program(&command, agent).is_some() {
-                    found.push(JsonFound {
-                        wired: Wired { event: event.clone(), command },
-                        prop: prop.clone(),
-                        groups: groups.clone(),
-                        group: group.clone(),
-                        hooks: inner.clone(),
-                        hook,
-                    });
-                }
+            let (inner, members) = if layout.nested {
+                let Some(inner) = group.as_object().and_then(|g| g.array_value("hooks")) else { continue };
+                let members = inner.elements();
+                (inner, members)
+            } else {
+                (groups.clone(), vec![group.clone()])
+            };
+            for hook in members {
+                let Some(command) = command_of(&hook).filter(|c| our_program(c, agent).is_some()) else { continue };
+                found.push(JsonFound {
+                    nested: layout.nested,
+                    wired: Wired { event: event.clone(), command },
+                    prop: prop.clone(),
+                    groups: groups.clone(),
+                    group: group.clone(),
+                    hooks: inner.clone(),
+                    hook,
+                });
             }
         }
     }
@@ -326,11 +365,11 @@ fn json_found(obj: &CstObject, agent: Agent, path: &Path) -> Result<Vec<JsonFoun
 fn json_remove(obj: &CstObject, found: Vec<JsonFound>) {
     for f in found.into_iter().rev() {
         f.hook.remove();
-        if f.hooks.elements().is_empty() {
+        if f.nested && f.hooks.elements().is_empty() {
             f.group.remove();
-            if f.groups.elements().is_empty() {
-                f.prop.remove();
-            }
+        }
+        if f.groups.elements().is_empty() {
+            f.prop.remove();
         }
     }
     if let Some(hooks) = obj.get("hooks")
@@ -342,6 +381,23 @@ fn json_remove(obj: &CstObject, found: Vec<JsonFound>) {
 
 fn json_entry(agent: Agent, command: &str) -> CstInputValue {
     let s = |v: &str| CstInputValue::String(v.to_string());
+    let seconds = || CstInputValue::Number(AGENT_TIMEOUT_S.to_string());
+    match agent {
+        Agent::Copilot => {
+            return CstInputValue::Object(vec![
+                ("type".to_string(), s("command")),
+                ("bash".to_string(), s(command)),
+                ("timeoutSec".to_string(), seconds()),
+            ]);
+        }
+        Agent::Cursor => {
+            return CstInputValue::Object(vec![
+                ("command".to_string(), s(command)),
+                ("timeout".to_string(), seconds()),
+            ]);
+        }
+        _ => {}
+    }
     let mut hook = Vec::new();
     if agent == Agent::Gemini {
         hook.push(("name".to_string(), s("decisions")));
@@ -364,7 +420,7 @@ fn wire_json(text: &str, agent: Agent, event: HookEvent, command: &str, path: &P
     if let Some(keep) = found.iter().position(|f| f.wired.event == event.name()) {
         let kept = found.remove(keep);
         if kept.wired.command != command
-            && let Some(c) = kept.hook.as_object().and_then(|h| h.get("command"))
+            && let Some(c) = kept.hook.as_object().and_then(|h| h.get(layout(agent).command))
         {
             c.set_value(CstInputValue::String(command.to_string()));
         }
@@ -372,6 +428,9 @@ fn wire_json(text: &str, agent: Agent, event: HookEvent, command: &str, path: &P
         return Ok(root.to_string());
     }
     json_remove(&obj, found);
+    if layout(agent).versioned && obj.get("version").is_none() {
+        obj.insert(0, "version", CstInputValue::Number("1".into()));
+    }
     let hooks = match obj.object_value_or_create("hooks") {
         Some(h) => h,
         None => return Err(shape(path, "hooks", "an object", "another value")),
@@ -626,6 +685,49 @@ mod tests {
         assert_eq!(v["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 5000);
         assert_eq!(v["hooks"]["BeforeTool"][0]["matcher"], "run_shell_command");
         assert_eq!(unwire(&fresh, Agent::Gemini, p), Ok(Edit::Delete));
+    }
+
+    #[test]
+    fn copilot_and_cursor_entries_are_flat_in_a_versioned_file_and_others_hooks_stay() {
+        let p = Path::new("hooks.json");
+        let cmd = "decisions hook copilot";
+        let Edit::Write(fresh) = wire(None, Agent::Copilot, HookEvent::CopilotPreToolUse, cmd, p).expect("w") else {
+            panic!()
+        };
+        let v: serde_json::Value = serde_json::from_str(&fresh).expect("strict JSON");
+        assert_eq!(
+            v,
+            serde_json::json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": cmd, "timeoutSec": 5}]}})
+        );
+        assert_eq!(wired_hooks(&fresh, Agent::Copilot), [Wired { event: "preToolUse".into(), command: cmd.into() }]);
+        assert_eq!(unwire(&fresh, Agent::Copilot, p), Ok(Edit::Delete));
+        // Cursor's file is shared: the user's hooks and order are kept byte for byte.
+        let theirs = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [\n      {\"command\": \"./audit.sh\"}\n    ],\n    \"afterFileEdit\": [{\"command\": \"./fmt.sh\"}]\n  }\n}\n";
+        let cmd = "/opt/decisions hook cursor";
+        let Edit::Write(wired) = wire(Some(theirs), Agent::Cursor, HookEvent::BeforeShellExecution, cmd, p).expect("w")
+        else {
+            panic!()
+        };
+        assert!(
+            wired.contains("      {\"command\": \"./audit.sh\"},\n")
+                && wired.contains("\"afterFileEdit\": [{\"command\": \"./fmt.sh\"}]"),
+            "{wired}"
+        );
+        assert_eq!(
+            wired_hooks(&wired, Agent::Cursor),
+            [Wired { event: "beforeShellExecution".into(), command: cmd.into() }]
+        );
+        assert_eq!(wire(Some(&wired), Agent::Cursor, HookEvent::BeforeShellExecution, cmd, p), Ok(Edit::Unchanged));
+        assert_eq!(unwire(&wired, Agent::Cursor, p), Ok(Edit::Write(theirs.to_string())));
+        // The binary moved: our entry is brought up to date where it is.
+        let Edit::Write(moved) =
+            wire(Some(&wired), Agent::Cursor, HookEvent::BeforeShellExecution, "/new/decisions hook cursor", p)
+                .expect("w")
+        else {
+            panic!()
+        };
+        assert_eq!(wired_hooks(&moved, Agent::Cursor).len(), 1);
+        assert!(moved.contains("/new/decisions hook cursor") && !moved.contains("/opt/decisions"), "{moved}");
     }
 
     #[test]
