@@ -324,7 +324,7 @@ fn check(agent: Agent, at: &mut WiredAt, project: &Path, env: &Env) {
         Agent::Gemini => {
             for (file, key) in crate::wiring::gemini_switched_off(project, env) {
                 at.blockers.push(format!(
-                    "Gemini CLI's hooks are switched off in {} ({key}: false), so it never runs the hook: set it to true",
+                    "Gemini CLI's hooks are switched off in {} ({key}), so it never runs the hook: set hooksConfig.enabled to true and take \"decisions\" out of hooksConfig.disabled",
                     file.display()
                 ));
             }

@@ -186,7 +186,7 @@ pub fn notes(agent: Agent, scope: Scope, event: HookEvent, project: &Path, env: 
         Agent::Gemini => {
             for (file, key) in gemini_switched_off(project, env) {
                 todo.push(format!(
-                    "Gemini CLI's hooks are switched off in {} ({key}: false): set it to true, or /settings, Advanced, Enable Hooks System",
+                    "Gemini CLI's hooks are switched off in {} ({key}): set hooksConfig.enabled to true (/settings, Advanced, Enable Hooks) and take \"decisions\" out of hooksConfig.disabled",
                     file.display()
                 ));
             }

@@ -135,7 +135,11 @@ fn an_unknown_provider_is_named() {
     let r = run(decisions(dir.path()).args(["validate", "c.json", "--provider", "acme"]));
     assert_eq!(r.code, 64);
     assert!(r.stderr.contains("unknown provider \"acme\""), "{}", r.stderr);
-    assert!(r.stderr.contains("hint: known providers: jev, openrouter, vercel, local, generic, none"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("hint: known providers: jev, openrouter, vercel, local, generic, builtin, none"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// The whole report, pinned: wording, order, and one problem a line.

@@ -267,6 +267,7 @@ impl Prepared {
                 }
             }
             Wire::ChatCompletions => ask_chat(&call, &self.descriptor, state, &asked, &mut retries),
+            Wire::Builtin => asked.iter().map(|q| crate::builtin::answer(q, state, &self.descriptor.model)).collect(),
             Wire::None => Vec::new(),
         };
         let results: Vec<_> = results.into_iter().map(|r| scrub(r, &self.key)).collect();

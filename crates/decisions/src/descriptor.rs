@@ -47,17 +47,20 @@ pub enum Wire {
     SystemOne,
     /// An OpenAI-style chat-completions gateway: one enum-constrained request per question.
     ChatCompletions,
+    /// In-process: the model inside the binary ([`crate::builtin`]); no endpoint, no key.
+    Builtin,
     /// Nothing: every question fails `no_provider`.
     None,
 }
 
 /// The names this build knows, each with its wire shape.
-pub const REGISTRY: [(&str, Wire); 6] = [
+pub const REGISTRY: [(&str, Wire); 7] = [
     ("jev", Wire::SystemOne),
     ("openrouter", Wire::ChatCompletions),
     ("vercel", Wire::ChatCompletions),
     ("local", Wire::ChatCompletions),
     ("generic", Wire::SystemOne),
+    (crate::builtin::NAME, Wire::Builtin),
     (NONE, Wire::None),
 ];
 
@@ -140,6 +143,9 @@ pub fn builtin(name: &str) -> Option<Descriptor> {
         "generic" => {
             descriptor("generic", "", "", true, Some("operator-declared"), Some("LEOPOLD_DECISIONS_API_KEY"), 5000, 255)
         }
+        // The model inside the binary: in-process, no endpoint and no key; its thresholds were
+        // fitted on held-out labelled commands (docs/builtin-model.md).
+        "builtin" => descriptor("builtin", "", &crate::builtin::MODEL, true, Some("trained"), None, 2000, 4),
         NONE => descriptor(NONE, "", "", false, None, None, 0, 0),
         _ => return None,
     })
@@ -218,7 +224,7 @@ pub fn validate_descriptor(d: &Descriptor) -> Result<(), Vec<DescriptorError>> {
                 name: name.clone(),
                 known: known_names().collect::<Vec<_>>().join(", "),
             }),
-            Some(Wire::None) => {}
+            Some(Wire::None | Wire::Builtin) => {}
             Some(wire)
                 if !d.endpoint.trim().is_empty()
                     && (wire == Wire::SystemOne) != is_system_one_endpoint(&d.endpoint) =>
@@ -234,7 +240,7 @@ pub fn validate_descriptor(d: &Descriptor) -> Result<(), Vec<DescriptorError>> {
             Some(_) => {}
         }
     }
-    if d.endpoint.trim().is_empty() {
+    if d.endpoint.trim().is_empty() && wire_of(&d.name) != Some(Wire::Builtin) {
         errs.push(DescriptorError::EmptyEndpoint(name.clone()));
     }
     if d.model.trim().is_empty() {
@@ -310,14 +316,17 @@ mod tests {
         assert_eq!(validate_descriptor(&l), Ok(()));
         assert!(builtin("none").is_some());
         assert!(builtin("acme").is_none());
-        assert_eq!(known_names().collect::<Vec<_>>(), ["jev", "openrouter", "vercel", "local", "generic", "none"]);
+        assert_eq!(
+            known_names().collect::<Vec<_>>(),
+            ["jev", "openrouter", "vercel", "local", "generic", "builtin", "none"]
+        );
     }
 
     #[test]
     fn templates_exclude_none() {
         let t = provider_templates();
         let names: Vec<&String> = t["providers"].as_object().map(|m| m.keys().collect()).unwrap_or_default();
-        assert_eq!(names, ["jev", "openrouter", "vercel", "local", "generic"]);
+        assert_eq!(names, ["jev", "openrouter", "vercel", "local", "generic", "builtin"]);
         assert_eq!(t["version"], "decisions/1.0");
     }
 
@@ -362,7 +371,7 @@ mod tests {
             vec![
                 DescriptorError::UnknownName {
                     name: "acme".into(),
-                    known: "jev, openrouter, vercel, local, generic, none".into()
+                    known: "jev, openrouter, vercel, local, generic, builtin, none".into()
                 },
                 DescriptorError::EmptyEndpoint("acme".into()),
                 DescriptorError::EmptyModel("acme".into()),
@@ -375,7 +384,7 @@ mod tests {
         assert_eq!(errs[2].to_string(), "provider \"acme\" has no model set");
         assert_eq!(
             errs[0].to_string(),
-            "provider \"acme\" is not known to this build (known: jev, openrouter, vercel, local, generic, none)"
+            "provider \"acme\" is not known to this build (known: jev, openrouter, vercel, local, generic, builtin, none)"
         );
         let nameless = Descriptor { name: "".into(), ..jev() };
         assert_eq!(validate_descriptor(&nameless), Err(vec![DescriptorError::EmptyName]));

@@ -87,8 +87,15 @@ pub fn document_max() -> u64 {
 pub fn read_input(path: &Path, deadline: Instant) -> io::Result<Vec<u8>> {
     let owned = path.to_path_buf();
     let max = document_max();
-    within(deadline, move || read_at_most(std::fs::File::open(owned)?, max))
-        .unwrap_or_else(|| Err(timed_out("nothing could be read from it in the time allowed")))
+    within(deadline, move || {
+        let file = std::fs::File::open(owned)?;
+        // A regular file says its size: one past the bound is refused before a byte is read.
+        if file.metadata().is_ok_and(|m| m.is_file() && m.len() > max) {
+            return Err(too_large(max));
+        }
+        read_at_most(file, max)
+    })
+    .unwrap_or_else(|| Err(timed_out("nothing could be read from it in the time allowed")))
 }
 
 /// Read a reader to its end, refusing one that holds more than `max` bytes.
@@ -96,12 +103,16 @@ pub fn read_at_most(reader: impl Read, max: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     reader.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
-        return Err(io::Error::new(
-            io::ErrorKind::FileTooLarge,
-            format!("larger than {max} bytes, the bound on a document read whole (raise it with --document-max BYTES)"),
-        ));
+        return Err(too_large(max));
     }
     Ok(bytes)
+}
+
+fn too_large(max: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("larger than {max} bytes, the bound on a document read whole (raise it with --document-max BYTES)"),
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -34,6 +34,7 @@ pub mod agent;
 mod answer;
 mod ask;
 mod band;
+pub mod builtin;
 mod config;
 pub mod consumer;
 mod contract;

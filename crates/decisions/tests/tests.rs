@@ -1,6 +1,7 @@
 //! Every integration test of `decisions` in one test binary, one module a file (ripgrep's layout),
 //! so the test build links one binary instead of one a file.
 
+mod builtin;
 mod canary;
 mod catalogs;
 mod chat;

@@ -226,18 +226,24 @@ pub fn unwire(text: &str, agent: Agent, path: &Path) -> Result<Edit, SettingsErr
     Ok(if empty { Edit::Delete } else { Edit::Write(out) })
 }
 
-/// The switch in a Gemini CLI settings text that turns its hooks off, when one does. Gemini CLI
-/// 0.61 runs hooks with nothing enabled; `hooksConfig.enabled: false` (or the older
-/// `tools.enableHooks: false`) turns them off. None when the text turns nothing off (or does not
+/// The switch in a Gemini CLI settings text that keeps our hook from running, when one does.
+/// Gemini CLI 0.61 runs hooks with nothing enabled (`hooksConfig.enabled` defaults to true);
+/// `hooksConfig.enabled: false` turns every hook off, and `hooksConfig.disabled` listing our
+/// hook's name (`decisions`) turns ours off. None when the text turns nothing off (or does not
 /// parse: that is said elsewhere).
 pub fn gemini_hooks_off(text: &str) -> Option<&'static str> {
     let v = CstRootNode::parse(text, &json_options()).ok()?.to_serde_value()?;
-    ["/hooksConfig/enabled", "/tools/enableHooks"]
-        .into_iter()
-        .zip(["hooksConfig.enabled", "tools.enableHooks"])
-        .find(|(at, _)| v.pointer(at) == Some(&serde_json::Value::Bool(false)))
-        .map(|(_, key)| key)
+    if v.pointer("/hooksConfig/enabled") == Some(&serde_json::Value::Bool(false)) {
+        return Some("hooksConfig.enabled: false");
+    }
+    let disabled = v.pointer("/hooksConfig/disabled").and_then(serde_json::Value::as_array);
+    disabled
+        .is_some_and(|d| d.iter().any(|n| n.as_str() == Some(GEMINI_HOOK_NAME)))
+        .then_some("hooksConfig.disabled lists \"decisions\"")
 }
+
+/// The name our Gemini CLI hook goes by (what `hooksConfig.disabled` would list).
+pub const GEMINI_HOOK_NAME: &str = "decisions";
 
 /// The trust level Codex's user config gives a project (`[projects."<path>"] trust_level`),
 /// looked up by the project's path as written and as resolved. Codex loads a project's
@@ -400,7 +406,7 @@ fn json_entry(agent: Agent, command: &str) -> CstInputValue {
     }
     let mut hook = Vec::new();
     if agent == Agent::Gemini {
-        hook.push(("name".to_string(), s("decisions")));
+        hook.push(("name".to_string(), s(GEMINI_HOOK_NAME)));
     }
     hook.push(("type".to_string(), s("command")));
     hook.push(("command".to_string(), s(command)));
@@ -748,12 +754,15 @@ mod tests {
     #[test]
     fn gemini_hooks_are_off_only_where_a_switch_says_false() {
         assert_eq!(gemini_hooks_off("{}"), None, "on by default in 0.61");
-        assert_eq!(gemini_hooks_off("{\"hooksConfig\": {\"enabled\": true}}"), None);
+        assert_eq!(gemini_hooks_off("{\"hooksConfig\": {\"enabled\": true, \"disabled\": [\"lint\"]}}"), None);
         assert_eq!(
             gemini_hooks_off("{\n // off\n \"hooksConfig\": {\"enabled\": false}}"),
-            Some("hooksConfig.enabled")
+            Some("hooksConfig.enabled: false")
         );
-        assert_eq!(gemini_hooks_off("{\"tools\": {\"enableHooks\": false}}"), Some("tools.enableHooks"));
+        assert_eq!(
+            gemini_hooks_off("{\"hooksConfig\": {\"disabled\": [\"decisions\"]}}"),
+            Some("hooksConfig.disabled lists \"decisions\"")
+        );
         assert_eq!(gemini_hooks_off("not json"), None);
     }
 

@@ -81,10 +81,9 @@ impl Cause {
     }
 }
 
-impl Fallback {
-    fn new(cause: Cause, reason: String) -> Verdict {
-        Verdict::Allow(Some(Fallback { cause, reason }))
-    }
+/// Stand aside, saying why.
+fn fall_back(cause: Cause, reason: String) -> Verdict {
+    Verdict::Allow(Some(Fallback { cause, reason }))
 }
 
 /// The verdict on a decision about a command. `question` is the text the denial quotes.
@@ -93,10 +92,7 @@ pub fn verdict<T>(decision: &Decision<T>, question: &str) -> Verdict {
     match decision.answer(QUESTION) {
         Some(Ok(a)) => {
             let AnswerValue::Score { score, legend } = &a.value else {
-                return Fallback::new(
-                    Cause::Failed,
-                    format!("{QUESTION} came back as a {}, not a score", a.type_name()),
-                );
+                return fall_back(Cause::Failed, format!("{QUESTION} came back as a {}, not a score", a.type_name()));
             };
             let top = legend.as_object().map_or(3, |l| l.len().saturating_sub(1));
             match band {
@@ -111,20 +107,20 @@ pub fn verdict<T>(decision: &Decision<T>, question: &str) -> Verdict {
                     ),
                 },
                 Band::Act => Verdict::Allow(None),
-                other => Fallback::new(
+                other => fall_back(
                     Cause::Band,
                     format!("the answer (score {}) fell in the {} band", shown(*score), other.as_str()),
                 ),
             }
         }
-        Some(Err(f)) => Fallback::new(
+        Some(Err(f)) => fall_back(
             Cause::of_failure(f.reason, f.detail.as_deref()),
             match &f.detail {
                 Some(d) => format!("{}: {d}", f.reason),
                 None => f.reason.to_string(),
             },
         ),
-        None => Fallback::new(Cause::Failed, format!("no answer for {QUESTION}")),
+        None => fall_back(Cause::Failed, format!("no answer for {QUESTION}")),
     }
 }
 

@@ -616,13 +616,13 @@ mod tests {
         let p = Pacer::new(None);
         let stop = AtomicBool::new(false);
         let first = p.turn_for_item(&stop).expect("a turn");
-        drop(first);
+        let _ = first;
         // One early 429 with a pause: the run slow-starts from a guess.
         p.push_back(429, Duration::from_secs(1), Instant::now());
         assert_eq!(p.measured_rate(), None, "a guess is not a measurement");
         let before = p.rate().expect("a rate");
         std::thread::sleep(Duration::from_millis(1100));
-        drop(p.turn_for_item(&stop));
+        let _ = p.turn_for_item(&stop);
         let after = p.rate().expect("a rate");
         assert!(after < before * 1.5, "the pause grew the rate from {before} to {after}");
         let paced = Pacer::new(Some(Rate { count: 10, per: Duration::from_secs(1) }));

@@ -1,0 +1,175 @@
+//! How the builtin model does on labelled commands, as the permission hook would use it: for
+//! each act bar, how often the hook would deny a read-only or easily undone command (levels 0
+//! and 1), how often it catches an irreversible one (level 3), and whether it ever denies a
+//! command that only mentions a destructive one. Reads the held-out rows `builtin_train` wrote
+//! (or any file of `{"state": {"command"}, "label"}` lines given as the argument).
+//!
+//!     cargo run --release -p decisions --example builtin_eval [model/heldout.jsonl]
+
+use std::path::Path;
+
+use decisions::builtin::{LEVELS, model};
+use serde_json::Value;
+
+/// With EXPERIMENT=epochs,step,l2: fit the held-out twin in memory with those parameters and
+/// print its figures (for choosing them; the shipped ones are `train::PARAMS`).
+fn experiment(spec: &str, root: &Path) {
+    use decisions::builtin::train;
+    let v: Vec<f64> = spec.split(',').map(|x| x.parse().expect("a number")).collect();
+    let params = train::Params {
+        epochs: v[0] as usize,
+        step: v[1],
+        l2: v[2],
+        generic: v.get(3).is_none_or(|g| *g != 0.0),
+        l2_rules: v.get(4).copied().unwrap_or(1e-5),
+    };
+    let all = train::load(&root.join("model/labels")).expect("rows");
+    let (training, held) = train::split(&all);
+    let t = train::fit_temperature_with(&training, &params);
+    let w = train::fit_with(&training, &params);
+    // New commands, mostly of known tools: five folds by row over every row, each predicted by
+    // a model fitted without it.
+    let mut oof: Vec<(usize, [f64; LEVELS])> = Vec::new();
+    for f in 0..5 {
+        let (rest, this): (Vec<_>, Vec<_>) =
+            all.iter().cloned().partition(|e| decisions::builtin::features::bucket(&format!("cv:{}", e.id)) % 5 != f);
+        let t = train::fit_temperature_with(&rest, &params);
+        let w = train::fit_with(&rest, &params);
+        oof.extend(this.iter().map(|e| (e.level, train::predict(&w, &e.calls, t))));
+        if std::env::var_os("MISSES").is_some() {
+            for e in &this {
+                let p = train::predict(&w, &e.calls, t);
+                let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
+                if (e.level == 3 && score < 2.5) || (e.level <= 1 && score >= 2.5) {
+                    println!("{} {score:.2} [{:.2} {:.2} {:.2} {:.2}] {}", e.level, p[0], p[1], p[2], p[3], e.command);
+                }
+            }
+        }
+    }
+    for bar in [0.3, 0.4, 0.5, 0.6, 0.7] {
+        let (mut fp, mut low, mut tp, mut top) = (0, 0, 0, 0);
+        for (level, p) in &oof {
+            let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
+            let peak = p.iter().copied().fold(0.0, f64::max);
+            let deny = (4.0 * peak - 1.0) / 3.0 >= bar && score >= 2.5;
+            if *level <= 1 {
+                low += 1;
+                fp += usize::from(deny);
+            }
+            if *level == 3 {
+                top += 1;
+                tp += usize::from(deny);
+            }
+        }
+        println!(
+            "rows out of fold, bar {bar:.2}: deny 0-1 {:.1}% ({fp}), catch 3 {:.1}%",
+            100.0 * fp as f64 / low as f64,
+            100.0 * tp as f64 / top as f64
+        );
+    }
+    for (what, rows) in [("held out", &held), ("training", &training)] {
+        let figures = |bar: f64| {
+            let (mut fp, mut low, mut tp, mut top) = (0, 0, 0, 0);
+            for e in rows.iter() {
+                let p = train::predict(&w, &e.calls, t);
+                let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
+                let peak = p.iter().copied().fold(0.0, f64::max);
+                let deny = (4.0 * peak - 1.0) / 3.0 >= bar && score >= 2.5;
+                if e.level <= 1 {
+                    low += 1;
+                    fp += usize::from(deny);
+                }
+                if e.level == 3 {
+                    top += 1;
+                    tp += usize::from(deny);
+                }
+            }
+            format!(
+                "bar {bar:.2}: deny 0-1 {:.1}%, catch 3 {:.1}%",
+                100.0 * fp as f64 / low as f64,
+                100.0 * tp as f64 / top as f64
+            )
+        };
+        println!(
+            "{what} (T {t:.2}, nll {:.3}): {} | {} | {}",
+            train::nll(&w, rows, t),
+            figures(0.5),
+            figures(0.7),
+            figures(0.85)
+        );
+    }
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if let Ok(spec) = std::env::var("EXPERIMENT") {
+        return experiment(&spec, &root);
+    }
+    let path = std::env::args().nth(1).map_or_else(|| root.join("model/heldout.jsonl"), Into::into);
+    let kinds: std::collections::BTreeMap<u64, String> =
+        std::fs::read_to_string(root.join("model/labels/commands.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|v| Some((v["id"].as_u64()?, v["kind"].as_str()?.to_string())))
+            .collect();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let m = if std::env::var_os("SHIPPED").is_some() {
+        model()
+    } else {
+        decisions::builtin::model_named(&decisions::builtin::HELDOUT_MODEL).0
+    };
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line).expect("a JSON line");
+        let command = v["state"]["command"].as_str().unwrap_or_default().to_string();
+        let label = v["label"].as_u64().unwrap_or(0) as usize;
+        let kind = v["id"].as_u64().and_then(|id| kinds.get(&id).cloned()).unwrap_or_default();
+        let p = m.command(&command);
+        rows.push((command, label, kind, p));
+    }
+    let n = rows.len() as f64;
+    let argmax = |p: &[f64; LEVELS]| (0..LEVELS).max_by(|a, b| p[*a].total_cmp(&p[*b])).unwrap_or(0);
+    println!("{} rows from {}", rows.len(), path.display());
+    for level in 0..LEVELS {
+        let of: Vec<_> = rows.iter().filter(|r| r.1 == level).collect();
+        let right = of.iter().filter(|r| argmax(&r.3) == level).count();
+        println!("level {level}: {} rows, accuracy {:.1}%", of.len(), 100.0 * right as f64 / of.len().max(1) as f64);
+    }
+    let brier: f64 = rows
+        .iter()
+        .map(|r| (0..LEVELS).map(|k| (r.3[k] - f64::from(u8::from(r.1 == k))).powi(2)).sum::<f64>())
+        .sum::<f64>()
+        / n;
+    println!("brier (distribution) {brier:.3}");
+    println!("{:>5} {:>12} {:>12} {:>12}", "bar", "deny 0-1", "catch 3", "deny mention");
+    for bar in [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9] {
+        let deny = |p: &[f64; LEVELS]| {
+            let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
+            let peak = p.iter().copied().fold(0.0, f64::max);
+            let certainty = (LEVELS as f64 * peak - 1.0) / (LEVELS as f64 - 1.0);
+            certainty >= bar && score >= 2.5
+        };
+        let low: Vec<_> = rows.iter().filter(|r| r.1 <= 1).collect();
+        let top: Vec<_> = rows.iter().filter(|r| r.1 == 3).collect();
+        let mention: Vec<_> = rows.iter().filter(|r| r.2 == "mention").collect();
+        let fp = low.iter().filter(|r| deny(&r.3)).count();
+        let tp = top.iter().filter(|r| deny(&r.3)).count();
+        let mp = mention.iter().filter(|r| deny(&r.3)).count();
+        println!(
+            "{bar:>5.2} {:>6} {:>4.1}% {:>6} {:>4.1}% {:>6} of {}",
+            fp,
+            100.0 * fp as f64 / low.len().max(1) as f64,
+            tp,
+            100.0 * tp as f64 / top.len().max(1) as f64,
+            mp,
+            mention.len()
+        );
+    }
+    if std::env::var_os("SHOW").is_some() {
+        for r in &rows {
+            let score: f64 = (0..LEVELS).map(|k| k as f64 * r.3[k]).sum();
+            println!("{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}", r.1, score, r.3[0], r.3[1], r.3[2], r.3[3], r.0);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Train the builtin model from `model/labels/` and write what the binary embeds:
+//! `crates/decisions/src/builtin/weights.bin` and `model.txt` (its name), and the held-out rows
+//! as `model/heldout.jsonl` (the input `decisions eval --provider builtin` reads). Deterministic:
+//! the same rows give the same bytes, which a test checks.
+//!
+//!     cargo run --release -p decisions --example builtin_train
+
+use std::path::Path;
+
+use decisions::builtin::train;
+use serde_json::json;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/builtin");
+    let fail = |e: &dyn std::fmt::Display| -> ! {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    };
+    // The features read the embedded word list: a changed list is written, and the binary must
+    // be built again with it before the weights mean anything.
+    let list = train::dictionary(&root.join("model/data")).unwrap_or_else(|e| fail(&e));
+    if std::fs::read_to_string(out.join("tldr.txt")).ok().as_deref() != Some(list.as_str()) {
+        std::fs::write(out.join("tldr.txt"), &list).expect("write tldr.txt");
+        eprintln!("wrote src/builtin/tldr.txt ({} pages); run this again to train on it", list.lines().count());
+        std::process::exit(2);
+    }
+    let t = train::train(&root.join("model/labels")).unwrap_or_else(|e| fail(&e));
+    let (shipped, heldout) = (train::name(&t.shipped), format!("{}-heldout", train::name(&t.heldout)));
+    std::fs::write(out.join("weights.bin"), &t.shipped).expect("write weights.bin");
+    std::fs::write(out.join("weights-heldout.bin"), &t.heldout).expect("write weights-heldout.bin");
+    std::fs::write(out.join("model.txt"), format!("{shipped}\n{heldout}\n")).expect("write model.txt");
+    let lines: String = t
+        .held
+        .iter()
+        .map(|e| {
+            let line = json!({"id": e.id, "state": {"command": e.command, "cwd": "/home/dev/project"}, "label": e.level,
+                "tool": e.tool, "unsure": e.unsure});
+            format!("{line}\n")
+        })
+        .collect();
+    std::fs::write(root.join("model/heldout.jsonl"), lines).expect("write heldout.jsonl");
+    let tools: std::collections::BTreeSet<&str> = t.held.iter().map(|e| e.tool.as_str()).collect();
+    let temp = |b: &[u8]| f64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    println!("{shipped}: {} bytes, temperature {:.2}", t.shipped.len(), temp(&t.shipped));
+    println!("{heldout}: {} bytes, temperature {:.2}", t.heldout.len(), temp(&t.heldout));
+    println!("held out {} rows over {} tools (model/heldout.jsonl)", t.held.len(), tools.len());
+}

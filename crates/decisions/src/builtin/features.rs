@@ -1,0 +1,619 @@
+//! What the model sees of one call: its program, its subcommands, its flags, the kinds of path
+//! it names, where it writes, and whether it runs as root, elsewhere or from code it cannot see.
+//! Each is a string, hashed into one of [`BUCKETS`]. Words of text a call takes as data (an
+//! `echo`'s arguments, a commit message, a search pattern) are not features: they say nothing
+//! of what the call does.
+
+use super::shell::{Call, base};
+
+/// How many buckets the features are hashed into.
+pub const BUCKETS: usize = 1 << 16;
+
+/// Programs whose arguments are text they print, search for or store, never a command.
+const DATA_TOOLS: [&str; 18] = [
+    "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "sed", "jq", "yq", "cat", "less", "head",
+    "tail", "wc", "sort",
+];
+/// Options whose value is a message or a title: data.
+const MESSAGE_FLAGS: [&str; 10] =
+    ["-m", "--message", "--title", "-t", "--body", "-b", "--notes", "--description", "--subject", "--comment"];
+
+/// Programs that run a script file named by their first argument.
+const INTERPRETERS: [&str; 10] = ["sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl"];
+
+/// The features of one call, as strings.
+pub fn of(call: &Call) -> Vec<String> {
+    let mut f = Vec::with_capacity(32);
+    let program = call.program.to_ascii_lowercase();
+    let tool = base(&program).to_string();
+    f.push("bias".to_string());
+    // A program run by its path (`./scripts/cleanup.sh`) or a script an interpreter runs is
+    // code the command does not show: only its name says anything.
+    let script = if program.contains('/') && !program.starts_with("/usr/") && !program.starts_with("/bin/") {
+        Some(program.clone())
+    } else if INTERPRETERS.contains(&tool.as_str()) {
+        call.args.iter().find(|a| !a.starts_with('-')).filter(|a| looks_like_script(a)).cloned()
+    } else {
+        None
+    };
+    if let Some(s) = &script {
+        f.push("x=script".into());
+        for w in words(base(s)) {
+            f.push(format!("n={w}"));
+        }
+    } else {
+        f.push(format!("t={tool}"));
+    }
+    // Every script is one program to the features that follow: its name is all that differs.
+    let tool = if script.is_some() { "<script>".to_string() } else { tool };
+    let t = |s: &str| format!("t={tool}|{s}");
+    if call.reads_script {
+        f.push("x=reads_script".into());
+    }
+    if call.remote {
+        f.push("remote".into());
+        f.push(t("remote"));
+    }
+    if call.elevated {
+        f.push("sudo".into());
+        f.push(t("sudo"));
+    }
+    if call.xargs {
+        f.push("xargs".into());
+        f.push(t("xargs"));
+    }
+    let data = DATA_TOOLS.contains(&tool.as_str());
+    // Subcommands: the leading words that are not flags or paths (`git push`, `aws s3 rm`).
+    let mut subs = Vec::new();
+    let mut skip_next = false;
+    for (i, a) in call.args.iter().enumerate() {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        let quoted = call.quoted.get(i).copied().unwrap_or(false);
+        if let Some(flag) = a.strip_prefix('-').filter(|_| a.len() > 1) {
+            for fl in flags(flag) {
+                f.push(format!("f={fl}"));
+                f.push(t(&format!("f={fl}")));
+                if let Some(s) = subs.first() {
+                    f.push(format!("t={tool}|s={s}|f={fl}"));
+                }
+            }
+            let name = a.split('=').next().unwrap_or(a);
+            skip_next = MESSAGE_FLAGS.contains(&name) && !a.contains('=');
+            continue;
+        }
+        if subs.len() < 2 && !quoted && is_word(a) {
+            subs.push(a.to_ascii_lowercase());
+            continue;
+        }
+        let class = path_class(a);
+        f.push(format!("p={class}"));
+        f.push(t(&format!("p={class}")));
+        if let Some(s) = subs.first() {
+            f.push(format!("t={tool}|s={s}|p={class}"));
+        }
+        if !data && !quoted {
+            for w in words(a).into_iter().take(8) {
+                f.push(format!("w={w}"));
+            }
+        }
+        // A statement handed to a database client or an API is what it does.
+        if quoted && !data && a.len() < 2000 {
+            for w in words(a).into_iter().take(12) {
+                f.push(format!("q={w}"));
+                f.push(t(&format!("q={w}")));
+            }
+        }
+    }
+    // What the labelling rules turn on, read off the call: the model learns what each is worth.
+    for fact in facts(call, &tool, &subs) {
+        f.push(format!("R={fact}"));
+        if call.remote {
+            f.push(format!("R={fact}|remote"));
+        }
+        if call.elevated {
+            f.push(format!("R={fact}|sudo"));
+        }
+    }
+    // The flags together, and with each kind of path: `rm -rf ~` is more than its parts.
+    let mut all_flags: Vec<String> =
+        call.args.iter().filter(|a| a.starts_with('-') && a.len() > 1).flat_map(|a| flags(&a[1..])).collect();
+    all_flags.sort();
+    all_flags.dedup();
+    let joined = all_flags.join("");
+    let classes: std::collections::BTreeSet<&str> =
+        call.args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
+    f.push(t(&format!("F={joined}")));
+    for c in &classes {
+        f.push(t(&format!("F={joined}|p={c}")));
+        f.push(format!("F={joined}|p={c}"));
+    }
+    // What tldr-pages says the program (or the program and its subcommand) does.
+    if script.is_none() {
+        let keys = [
+            subs.get(1).map(|s2| format!("{tool} {} {s2}", subs[0])),
+            subs.first().map(|s1| format!("{tool} {s1}")),
+            Some(tool.clone()),
+        ];
+        let mut said = false;
+        for key in keys.iter().flatten() {
+            if let Some(words) = super::dictionary::about(key) {
+                for w in words.split(' ') {
+                    f.push(format!("d={w}"));
+                }
+                said = true;
+                break;
+            }
+        }
+        if !said {
+            f.push("d=none".into());
+        }
+    }
+    if let Some(s) = subs.first() {
+        for part in s.split([':', '-', '_']).filter(|p| p.len() >= 3 && *p != s.as_str()) {
+            f.push(format!("s={part}"));
+        }
+        f.push(format!("s={s}"));
+        f.push(t(&format!("s={s}")));
+        if let Some(s2) = subs.get(1) {
+            f.push(format!("s2={s2}"));
+            f.push(format!("t={tool}|s={s}|s2={s2}"));
+        }
+    } else {
+        f.push(t("nosub"));
+    }
+    for (op, target) in &call.writes {
+        if target == "/dev/null" || target.starts_with("&") {
+            continue;
+        }
+        let how = if op.contains(">>") { "append" } else { "write" };
+        f.push(format!("r={how}"));
+        f.push(format!("r={how}|p={}", path_class(target)));
+    }
+    f
+}
+
+/// The facts of a call that the labelling rules (model/labels/RULES.md) decide levels by: what
+/// it destroys and where, what it sends or publishes, what it changes on the machine, and what
+/// only reads. Each is a plain reading of the call's program, subcommands, flags and paths; how
+/// much each is worth is learned from the labels.
+fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let args = &call.args;
+    let has = |f: &str| args.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
+    let short = |c: char| {
+        args.iter().any(|a| {
+            a.starts_with('-')
+                && !a.starts_with("--")
+                && a[1..].chars().all(|x| x.is_ascii_alphabetic())
+                && a.contains(c)
+        })
+    };
+    let sub = subs.first().map(String::as_str).unwrap_or("");
+    let sub2 = subs.get(1).map(String::as_str).unwrap_or("");
+    let paths: Vec<&'static str> = args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
+    let broad = |p: &&str| matches!(*p, "root" | "home" | "home_top" | "system_top" | "parent");
+    let text = args.join(" ").to_ascii_lowercase();
+    // `-n` is a dry run for the programs whose manuals say so.
+    let dash_n = short('n')
+        && (matches!(tool, "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook")
+            || tool.starts_with("mkfs")
+            || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
+    let dry = dash_n
+        || ["--dry-run", "--dryrun", "--what-if", "--check", "--noop", "--simulate", "--no-act", "--dry"]
+            .iter()
+            .any(|f| has(f))
+        || (has("-s") && tool == "apt-get")
+        || (has("-N") && tool.starts_with("mkfs"))
+        || text.contains("--dry-run=");
+    if dry {
+        out.push("dry_run");
+    }
+    if has("--help")
+        || has("-help")
+        || (has("-h") && args.len() == 1)
+        || sub == "help"
+        || tool == "man"
+        || has("--version")
+        || has("-V") && args.len() == 1
+    {
+        out.push("help");
+    }
+    match tool {
+        "rm" | "rmdir" | "unlink" | "srm" | "trash" | "trash-put" => {
+            let recursive = short('r') || short('R') || has("--recursive");
+            if recursive && paths.iter().any(broad) {
+                out.push("delete_broad");
+            } else if paths.iter().any(|p| matches!(*p, "system" | "home_file" | "device")) {
+                out.push("delete_outside");
+            } else if paths.contains(&"here_all") && recursive {
+                out.push("delete_project_all");
+            } else {
+                out.push("delete_local");
+            }
+        }
+        "dd" => {
+            if args.iter().any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null")) {
+                out.push("device_write");
+            } else {
+                out.push("file_write");
+            }
+        }
+        // `wipefs` without `-a` or an offset only lists signatures.
+        "wipefs" if !(short('a') || has("--all") || short('o') || has("--offset")) => out.push("read"),
+        "shred" | "wipefs" | "wipe" | "blkdiscard" | "sgdisk" | "zpool" => out.push("device_write"),
+        t if t.starts_with("mkfs") || t.starts_with("mke2fs") || t == "mkswap" => out.push("device_write"),
+        "fdisk" | "parted" | "sfdisk" | "gdisk" if !short('l') && !has("--list") && sub != "print" => {
+            out.push("device_edit")
+        }
+        "fdisk" | "parted" | "sfdisk" | "gdisk" | "lsblk" | "blkid" => out.push("read"),
+        "shutdown" | "reboot" | "halt" | "poweroff" if !has("-c") => out.push("power"),
+        "kill" | "pkill" | "killall" => out.push(if has("-1") || tool == "killall" { "kill_many" } else { "kill" }),
+        "crontab" if short('r') => out.push("delete_broad"),
+        "userdel" | "deluser" => out.push("delete_broad"),
+        "scp" | "sftp" => {
+            if args.last().is_some_and(|a| path_class(a) == "remote_path") {
+                out.push("send");
+            } else {
+                out.push("download");
+            }
+        }
+        "rsync" => {
+            if args.last().is_some_and(|a| path_class(a) == "remote_path") {
+                out.push("send");
+            }
+            if has("--delete") {
+                out.push("delete_local");
+            }
+        }
+        "mail" | "sendmail" | "mutt" | "mailx" | "nc" | "ncat" | "netcat" | "telnet" => out.push("send"),
+        "curl" | "wget" | "http" | "https" | "xh" => {
+            let method = args
+                .iter()
+                .position(|a| a == "-X" || a == "--request")
+                .and_then(|i| args.get(i + 1))
+                .map(|m| m.to_ascii_uppercase());
+            // A body sent with an explicit GET is a query (settled 27).
+            let mutating = |m: &str| matches!(m, "POST" | "PUT" | "PATCH" | "DELETE");
+            let body = [
+                "-d",
+                "--data",
+                "--data-raw",
+                "--data-binary",
+                "-F",
+                "--form",
+                "-T",
+                "--upload-file",
+                "--json",
+                "--post-data",
+                "--post-file",
+            ]
+            .iter()
+            .any(|f| has(f));
+            let sends = method.as_deref().is_some_and(mutating)
+                || (body && method.is_none())
+                || (matches!(tool, "http" | "https" | "xh")
+                    && matches!(sub, "post" | "put" | "patch" | "delete" | "POST" | "PUT" | "PATCH" | "DELETE"));
+            let local = text.contains("localhost") || text.contains("127.0.0.1");
+            out.push(match (sends, local) {
+                (true, false) => "send",
+                (true, true) => "send_local",
+                _ => "download",
+            });
+            if call.writes.is_empty() && !has("-o") && !has("-O") && tool == "curl" {
+                out.push("print");
+            }
+        }
+        "git" => match sub {
+            "push" => out.push(
+                if has("--force")
+                    || has("-f")
+                    || has("--force-with-lease")
+                    || has("--mirror")
+                    || has("--delete")
+                    || short('f')
+                    || short('d')
+                    || args.iter().any(|a| a.starts_with(':') || a.starts_with('+'))
+                {
+                    "force_push"
+                } else {
+                    "push"
+                },
+            ),
+            "reset" if has("--hard") => out.push("discard_work"),
+            "clean" if short('f') && !short('n') => out.push("discard_work"),
+            "checkout" | "restore" if args.iter().any(|a| a == "." || a == "--") && !has("--staged") => {
+                out.push("discard_work")
+            }
+            "stash" if matches!(sub2, "drop" | "clear") => out.push("discard_work"),
+            "branch" if has("-D") || has("--delete") && has("--force") => out.push("discard_work"),
+            "filter-branch" | "filter-repo" => out.push("rewrite_history"),
+            "rebase" | "gc" | "prune" | "reflog" => out.push("rewrite_history"),
+            "status" | "log" | "diff" | "show" | "blame" | "grep" | "ls-files" | "remote" | "rev-parse"
+            | "describe" | "shortlog" => out.push("read"),
+            _ => out.push("vcs_local"),
+        },
+        _ => {}
+    }
+    // Publishing, releasing, deploying: the verbs of package managers and platforms.
+    const PUBLISH: [&str; 10] =
+        ["publish", "release", "deploy", "upload", "push", "promote", "submit", "ship", "merge", "rollout"];
+    const DESTROY: [&str; 16] = [
+        "delete",
+        "destroy",
+        "remove",
+        "rm",
+        "rb",
+        "terminate",
+        "drop",
+        "purge",
+        "uninstall",
+        "down",
+        "prune",
+        "wipe",
+        "reset",
+        "erase",
+        "kill",
+        "deregister",
+    ];
+    const CHANGE: [&str; 14] = [
+        "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch",
+        "edit", "import",
+    ];
+    const READ: [&str; 17] = [
+        "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan",
+        "diff", "history", "version", "download",
+    ];
+    if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
+        let verbs: Vec<&str> = subs.iter().flat_map(|s| s.split([':', '-'])).collect();
+        if verbs.iter().any(|v| PUBLISH.contains(v)) {
+            out.push("publish_verb");
+        }
+        if verbs.iter().any(|v| DESTROY.contains(v)) {
+            out.push("destroy_verb");
+        }
+        if verbs.iter().any(|v| CHANGE.contains(v)) {
+            out.push("change_verb");
+        }
+        if verbs.iter().any(|v| READ.contains(v)) {
+            out.push("read_verb");
+        }
+    }
+    if matches!(tool, "docker" | "podman") {
+        match sub {
+            "push" => out.push("publish_verb"),
+            "rm" | "rmi" | "stop" | "kill" => out.push("container_remove"),
+            "system" | "volume" | "network" | "image" | "container" | "builder"
+                if matches!(sub2, "prune" | "rm" | "remove") =>
+            {
+                out.push(if has("--volumes") || sub == "volume" { "delete_broad" } else { "container_remove" })
+            }
+            "ps" | "images" | "logs" | "inspect" | "version" | "info" | "stats" => out.push("read"),
+            _ => {}
+        }
+    }
+    // A statement to a database, in a quoted argument: what it does to the data.
+    const DB: [&str; 12] = [
+        "psql",
+        "mysql",
+        "mariadb",
+        "sqlite3",
+        "mongosh",
+        "mongo",
+        "redis-cli",
+        "clickhouse-client",
+        "cqlsh",
+        "sqlcmd",
+        "duckdb",
+        "cockroach",
+    ];
+    if DB.contains(&tool) {
+        let remote_db = args
+            .iter()
+            .position(|a| a == "-h" || a == "--host")
+            .and_then(|i| args.get(i + 1))
+            .is_some_and(|h| h != "localhost" && h != "127.0.0.1");
+        let destroys =
+            ["drop ", "delete", "truncate", "flushall", "flushdb", "deletemany", "dropdatabase", "update ", "alter "]
+                .iter()
+                .any(|w| text.contains(w));
+        let reads = ["select ", "show ", "describe", "explain", "\\d", "keys ", "get ", "find(", "count"]
+            .iter()
+            .any(|w| text.contains(w));
+        // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
+        let explained = text.contains("explain ") && !text.contains("analyze");
+        if explained {
+            out.push("db_read");
+        } else if destroys {
+            out.push(if remote_db { "db_destroy_remote" } else { "db_destroy" });
+        } else if reads {
+            out.push("db_read");
+        }
+    }
+    if paths.contains(&"store_url") && (DESTROY.contains(&sub2) || DESTROY.contains(&sub)) {
+        out.push("store_delete");
+    }
+    for (op, target) in &call.writes {
+        let class = path_class(target);
+        if class == "device" {
+            out.push("device_write");
+        } else if !op.contains(">>") && matches!(class, "system" | "home_file" | "abs") {
+            out.push("overwrite_outside");
+        }
+    }
+    if call.reads_script {
+        out.push("runs_unseen_code");
+    }
+    out
+}
+
+fn looks_like_script(a: &str) -> bool {
+    let ext = a.rsplit('.').next().unwrap_or("");
+    a.contains('/') || matches!(ext, "sh" | "bash" | "py" | "js" | "mjs" | "rb" | "pl" | "ts")
+}
+
+/// A subcommand-like word: letters first, then letters, digits and `-_:.`; no path, no value.
+fn is_word(a: &str) -> bool {
+    a.len() <= 40
+        && a.starts_with(|c: char| c.is_ascii_alphabetic())
+        && a.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+}
+
+/// A flag's names: `-rf` is `-r` and `-f`, `--force=yes` is `--force`.
+fn flags(after_dash: &str) -> Vec<String> {
+    if let Some(long) = after_dash.strip_prefix('-') {
+        return vec![format!("--{}", long.split('=').next().unwrap_or(long).to_ascii_lowercase())];
+    }
+    // Short flags glued together (`-rf`, `-xvzf`); a longer word after one dash is one flag
+    // (`-help`, `-force`, `-destroy`, as Go tools spell them).
+    if after_dash.len() <= 4 && after_dash != "help" && after_dash.chars().all(|c| c.is_ascii_alphabetic()) {
+        return after_dash.chars().map(|c| format!("-{c}")).collect();
+    }
+    vec![format!("-{}", after_dash.split('=').next().unwrap_or(after_dash).chars().take(12).collect::<String>())]
+}
+
+/// The lowercase words of a text, three letters or more.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 3 && w.len() <= 24)
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+/// The kind of thing an argument names.
+pub fn path_class(a: &str) -> &'static str {
+    let a = a.trim();
+    let home = ["~", "~/", "$HOME", "${HOME}", "$HOME/", "${HOME}/"];
+    if matches!(a, "/" | "/*" | "/.") {
+        return "root";
+    }
+    if home.contains(&a) || a == "~/*" || a == "$HOME/*" || a == "${HOME}/*" {
+        return "home";
+    }
+    // A home, or a directory straight under one (`~/Documents`, `/home/alice`), is a home
+    // directory (settled 19); what is picked deeper is a file in it.
+    let under_home = ["~/", "$HOME/", "${HOME}/"].iter().find_map(|p| a.strip_prefix(p)).or_else(|| {
+        ["/home/", "/Users/"]
+            .iter()
+            .find_map(|p| a.strip_prefix(p))
+            .map(|rest| rest.split_once('/').map_or("", |(_, r)| r))
+    });
+    if let Some(rest) = under_home.or_else(|| a.strip_prefix("/root/").or((a == "/root").then_some(""))) {
+        let rest = rest.trim_end_matches(['/', '*']);
+        return if rest.is_empty() || !rest.contains('/') { "home_top" } else { "home_file" };
+    }
+    if a.starts_with("/dev/") {
+        return if a.starts_with("/dev/null") || a.starts_with("/dev/std") { "dev_null" } else { "device" };
+    }
+    const SYSTEM: [&str; 11] =
+        ["/etc", "/usr", "/var", "/boot", "/bin", "/sbin", "/lib", "/opt", "/sys", "/proc", "/srv"];
+    if SYSTEM.iter().any(|s| a == *s || a.starts_with(&format!("{s}/"))) {
+        return if SYSTEM.contains(&a.trim_end_matches(['/', '*'])) { "system_top" } else { "system" };
+    }
+    if a.starts_with("/tmp") {
+        return "tmp";
+    }
+    if a.contains("://") {
+        return if a.starts_with("http") { "url" } else { "store_url" };
+    }
+    if a.starts_with('/') {
+        return "abs";
+    }
+    if a == ".." || a.starts_with("../") {
+        return "parent";
+    }
+    if a == "." || a == "./" || a == "*" || a == "./*" {
+        return "here_all";
+    }
+    if a.contains('$') {
+        return "variable";
+    }
+    if let Some((host, _)) = a.split_once(':')
+        && !host.is_empty()
+        && (host.contains('@') || host.contains('.'))
+        && !host.contains('/')
+    {
+        return "remote_path";
+    }
+    if a.contains('*') || a.contains('?') {
+        return "glob";
+    }
+    if a.contains('/') || a.contains('.') {
+        return "rel";
+    }
+    if a.chars().all(|c| c.is_ascii_digit()) {
+        return "number";
+    }
+    "name"
+}
+
+/// FNV-1a, 64 bits: a feature's bucket.
+pub fn bucket(feature: &str) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in feature.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % BUCKETS as u64) as usize
+}
+
+/// The buckets of a call's features, each once.
+pub fn buckets(call: &Call) -> Vec<usize> {
+    hashed(of(call).iter())
+}
+
+/// The buckets of the features that do not name the program: what the model has to go on for
+/// a program it has never seen (training fits them on their own too).
+pub fn generic_buckets(call: &Call) -> Vec<usize> {
+    hashed(of(call).iter().filter(|f| !f.starts_with("t=")))
+}
+
+/// The buckets of a call's rule facts (`R=`), which training regularises less.
+pub fn rule_buckets(call: &Call) -> Vec<usize> {
+    hashed(of(call).iter().filter(|f| f.starts_with("R=")))
+}
+
+fn hashed<'a>(features: impl Iterator<Item = &'a String>) -> Vec<usize> {
+    let mut b: Vec<usize> = features.map(|f| bucket(f)).collect();
+    b.sort_unstable();
+    b.dedup();
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::shell::analyse;
+
+    fn features(command: &str) -> Vec<String> {
+        analyse(command).calls.iter().flat_map(of).collect()
+    }
+
+    #[test]
+    fn a_call_is_seen_by_its_tool_subcommands_flags_and_paths() {
+        let f = features("git push --force origin main");
+        for want in ["t=git", "s=push", "t=git|s=push", "f=--force", "t=git|s=push|f=--force", "t=git|s=push|s2=origin"]
+        {
+            assert!(f.iter().any(|x| x == want), "{want} in {f:?}");
+        }
+        let f = features("rm -rf ~");
+        assert!(f.contains(&"f=-r".into()) && f.contains(&"f=-f".into()) && f.contains(&"t=rm|p=home".into()), "{f:?}");
+        let f = features("sudo rm -rf /etc/nginx");
+        assert!(f.contains(&"sudo".into()) && f.contains(&"t=rm|p=system".into()), "{f:?}");
+    }
+
+    #[test]
+    fn data_words_are_not_features_and_an_unseen_script_is_only_its_name() {
+        let f = features("echo \"rm -rf / && drop table users\"");
+        assert!(!f.iter().any(|x| x.starts_with("w=") || x.starts_with("q=")), "{f:?}");
+        let f = features("git commit -m 'drop the users table'");
+        assert!(!f.iter().any(|x| x.contains("drop")), "{f:?}");
+        let f = features("./scripts/cleanup.sh --all");
+        assert!(f.contains(&"x=script".into()) && f.contains(&"n=cleanup".into()), "{f:?}");
+        assert!(!f.iter().any(|x| x.contains("cleanup.sh")), "{f:?}");
+        let f = features("psql -c 'DROP TABLE users'");
+        assert!(f.contains(&"t=psql|q=drop".into()), "{f:?}");
+    }
+}

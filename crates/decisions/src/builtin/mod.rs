@@ -1,0 +1,238 @@
+//! The `builtin` provider: a model of our own inside the binary, answering in-process with no
+//! endpoint, no key and no network. It answers the one question it was trained for, the
+//! permission rubric's `destructive` (the four levels of the shipped `permission.json`, about a
+//! state with a `command`); any other question, or a catalog whose levels are not the ones it
+//! learned, is the explicit `unsupported` failure naming what it can answer.
+//!
+//! The command is read as a shell program ([`shell`]); each call that would run is seen as its
+//! features ([`features`]) and given a distribution over the four levels by a multinomial
+//! logistic regression; the command's level is the highest of its calls', so its distribution is
+//! that of the maximum: `P(level <= k) = prod_i P_i(level <= k)`. A command it cannot read, or a
+//! call it knows nothing of, comes out spread, not sure. The weights are trained by
+//! `cargo run --release -p decisions --example builtin_train` from `model/labels/`
+//! ([`train`]), and embedded here; docs/builtin-model.md is the model card.
+
+pub mod dictionary;
+pub mod features;
+pub mod shell;
+pub mod train;
+
+use serde_json::{Map, Value};
+
+use crate::answer::{Answer, AnswerValue, Failure, FailureReason, Probabilities, confidence_from};
+use crate::contract::{Question, QuestionKind};
+
+/// The provider's name.
+pub const NAME: &str = "builtin";
+/// The question it answers.
+pub const QUESTION: &str = "destructive";
+/// The levels of the rubric it was trained on.
+pub const LEVELS: usize = 4;
+
+/// The shipped weights, as `train` writes them ([`Model::from_bytes`]), fitted on every
+/// labelled row.
+static WEIGHTS: &[u8] = include_bytes!("weights.bin");
+/// The twin fitted without the held-out tools, by the same method: what the held-out figures
+/// and the bars shipped for builtin are measured with (a descriptor pinning
+/// [`HELDOUT_MODEL`] asks it).
+static HELDOUT_WEIGHTS: &[u8] = include_bytes!("weights-heldout.bin");
+/// The models' names, one a line (the shipped, then the held-out twin): a hash of each one's
+/// bytes, so a name changes whenever its weights do.
+static NAMES: &str = include_str!("model.txt");
+
+/// The shipped model's name.
+pub static MODEL: std::sync::LazyLock<&'static str> =
+    std::sync::LazyLock::new(|| NAMES.lines().next().unwrap_or("decisions-builtin-untrained"));
+/// The held-out twin's name.
+pub static HELDOUT_MODEL: std::sync::LazyLock<&'static str> =
+    std::sync::LazyLock::new(|| NAMES.lines().nth(1).unwrap_or("decisions-builtin-untrained-heldout"));
+
+/// The shipped permission catalog, whose levels the model learned.
+const RUBRIC: &str = include_str!("../../catalogs/permission.json");
+
+/// The shipped model.
+pub fn model() -> Model<'static> {
+    Model::from_bytes(WEIGHTS).unwrap_or(Model::EMPTY)
+}
+
+/// The model a descriptor's `model` names: the held-out twin when it names it, else the
+/// shipped one; with its name.
+pub fn model_named(name: &str) -> (Model<'static>, &'static str) {
+    if name == *HELDOUT_MODEL {
+        (Model::from_bytes(HELDOUT_WEIGHTS).unwrap_or(Model::EMPTY), *HELDOUT_MODEL)
+    } else {
+        (model(), *MODEL)
+    }
+}
+
+/// A model: a temperature, a slot for each bucket, and the weights of each slot. Read in place
+/// from the embedded bytes: nothing is loaded or copied.
+#[derive(Debug, Clone, Copy)]
+pub struct Model<'a> {
+    /// What the logits are divided by: fitted so the probabilities are honest.
+    pub temperature: f64,
+    slots: &'a [u8],
+    weights: &'a [u8],
+}
+
+impl<'a> Model<'a> {
+    /// A model that knows nothing: every distribution uniform.
+    pub const EMPTY: Model<'static> = Model { temperature: 1.0, slots: &[], weights: &[] };
+
+    /// A model from the bytes `train` writes: the temperature (f64), the number of slots (u32),
+    /// then a u16 slot for each of [`features::BUCKETS`] buckets (0 for a bucket no feature
+    /// reached, else 1 + its row), then each row's [`LEVELS`] f32 weights; little-endian. None
+    /// when they are not that shape.
+    pub fn from_bytes(bytes: &'a [u8]) -> Option<Model<'a>> {
+        let temperature = f64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+        let rows = u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?) as usize;
+        let slots = bytes.get(12..12 + features::BUCKETS * 2)?;
+        let weights = bytes.get(12 + features::BUCKETS * 2..)?;
+        (weights.len() == rows * LEVELS * 4 && temperature.is_finite() && temperature > 0.0).then_some(Model {
+            temperature,
+            slots,
+            weights,
+        })
+    }
+
+    fn weight(&self, bucket: usize, level: usize) -> f64 {
+        let slot = match self.slots.get(bucket * 2..bucket * 2 + 2) {
+            Some(s) => u16::from_le_bytes([s[0], s[1]]) as usize,
+            None => 0,
+        };
+        if slot == 0 {
+            return 0.0;
+        }
+        let at = ((slot - 1) * LEVELS + level) * 4;
+        self.weights.get(at..at + 4).map_or(0.0, |b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+    }
+
+    /// One call's distribution over the levels.
+    pub fn call(&self, buckets: &[usize]) -> [f64; LEVELS] {
+        let mut z = [0.0; LEVELS];
+        for &b in buckets {
+            for (k, zk) in z.iter_mut().enumerate() {
+                *zk += self.weight(b, k);
+            }
+        }
+        softmax(z.map(|x| x / self.temperature))
+    }
+
+    /// A command's distribution over the levels: the highest level of its calls.
+    pub fn command(&self, command: &str) -> [f64; LEVELS] {
+        let program = shell::analyse(command);
+        let calls: Vec<[f64; LEVELS]> = program.calls.iter().map(|c| self.call(&features::buckets(c))).collect();
+        if program.unreadable || calls.is_empty() {
+            // Nothing it can read: what it knows of a command it knows nothing of.
+            return self.call(&[features::bucket("bias")]);
+        }
+        highest(&calls)
+    }
+}
+
+/// The softmax of logits.
+pub fn softmax(z: [f64; LEVELS]) -> [f64; LEVELS] {
+    let top = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e = z.map(|x| (x - top).exp());
+    let sum: f64 = e.iter().sum();
+    e.map(|x| x / sum)
+}
+
+/// The distribution of the highest of independent levels.
+pub fn highest(calls: &[[f64; LEVELS]]) -> [f64; LEVELS] {
+    let mut below = [1.0; LEVELS];
+    for p in calls {
+        let mut cdf = 0.0;
+        for (k, b) in below.iter_mut().enumerate() {
+            cdf += p[k];
+            *b *= cdf.min(1.0);
+        }
+    }
+    let mut out = [0.0; LEVELS];
+    let mut prev = 0.0;
+    for k in 0..LEVELS {
+        let g = if k == LEVELS - 1 { 1.0 } else { below[k] };
+        out[k] = (g - prev).max(0.0);
+        prev = g;
+    }
+    out
+}
+
+/// Why a question is not one the model answers; none when it is.
+pub fn unsupported(question: &Question) -> Option<String> {
+    let can = format!(
+        "builtin answers only \"{QUESTION}\" on the shipped permission rubric (a score of {LEVELS} levels about a state with a \"command\"), the question it was trained for"
+    );
+    if question.id != QUESTION {
+        return Some(format!("question \"{}\": {can}", crate::secret::clip(&question.id, 80)));
+    }
+    let QuestionKind::Score { levels } = &question.kind else {
+        return Some(format!("question \"{QUESTION}\" is a {}: {can}", question.kind.type_name()));
+    };
+    let trained = rubric_levels();
+    let what = |l: &Value| {
+        l.get("what").and_then(Value::as_str).map(str::to_string).or_else(|| l.as_str().map(str::to_string))
+    };
+    if levels.len() != LEVELS || levels.iter().map(what).collect::<Vec<_>>() != trained {
+        return Some(format!("question \"{QUESTION}\" has levels other than the ones it learned: {can}"));
+    }
+    None
+}
+
+/// The `what` of each level of the shipped rubric.
+fn rubric_levels() -> Vec<Option<String>> {
+    let doc: Value = serde_json::from_str(RUBRIC).unwrap_or_default();
+    let levels = doc.pointer("/questions/destructive/criteria").and_then(Value::as_array).cloned().unwrap_or_default();
+    levels.iter().map(|l| l.get("what").and_then(Value::as_str).map(str::to_string)).collect()
+}
+
+/// Answer one question about a state, with the model the descriptor pins.
+pub fn answer(question: &Question, state: &Value, pinned: &str) -> Result<Answer, Failure> {
+    if let Some(why) = unsupported(question) {
+        return Err(Failure::new(FailureReason::Unsupported, NAME, why));
+    }
+    let Some(command) = state.get("command").and_then(Value::as_str) else {
+        return Err(Failure::new(
+            FailureReason::Unsupported,
+            NAME,
+            "builtin judges a state with a \"command\" string (the permission hook's), and this state has none",
+        ));
+    };
+    let (model, name) = model_named(pinned);
+    Ok(score_answer(question, model.command(command), name))
+}
+
+/// A distribution as the seam's score answer: the expectation as the score, the distribution,
+/// and the confidence derived from it.
+pub fn score_answer(question: &Question, p: [f64; LEVELS], model: &str) -> Answer {
+    let probabilities = Probabilities((0..LEVELS).map(|k| (k.to_string(), p[k])).collect());
+    let score: f64 = p.iter().enumerate().map(|(k, x)| k as f64 * x).sum();
+    let legend: Map<String, Value> = match &question.kind {
+        QuestionKind::Score { levels } => levels.iter().enumerate().map(|(i, l)| (i.to_string(), l.clone())).collect(),
+        _ => Map::new(),
+    };
+    let confidence = confidence_from(&probabilities);
+    Answer {
+        provider: NAME.into(),
+        model: model.into(),
+        value: AnswerValue::Score { score, legend: Value::Object(legend) },
+        probabilities: Some(probabilities),
+        confidence,
+        estimated: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_highest_of_calls_is_their_maximums_distribution() {
+        let sure_safe = [1.0, 0.0, 0.0, 0.0];
+        let split = [0.5, 0.0, 0.0, 0.5];
+        assert_eq!(highest(&[sure_safe, split]), split);
+        let h = highest(&[split, split]);
+        assert!((h[3] - 0.75).abs() < 1e-12 && (h[0] - 0.25).abs() < 1e-12, "{h:?}");
+        assert!((highest(&[[0.25; 4]]).iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+}

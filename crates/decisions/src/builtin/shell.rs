@@ -1,0 +1,570 @@
+//! A command read as a shell program: the calls that would run, each with its program and
+//! arguments, the wrappers that hide the real command taken off (`sudo`, `env`, `nice`,
+//! `timeout`, `xargs`, `find -exec`, `sh -c`, `ssh HOST CMD`, ...), and text that only mentions
+//! a command (an `echo` argument, a heredoc fed to `cat`) left as data. The parse is
+//! [`rable`]'s, a bash 5.3-compatible parser; this module only walks its tree.
+
+use rable::{Node, NodeKind};
+
+/// The longest command read as a program; a longer one is not parsed (its calls are unknown).
+pub const COMMAND_MAX: usize = 64 * 1024;
+/// The deepest nesting of brackets, quotes and substitutions parsed.
+const NESTING_MAX: usize = 64;
+/// How many times a string run as code (`sh -c`, `ssh HOST '...'`, `eval`) is parsed within
+/// another.
+const DEPTH_MAX: usize = 8;
+
+/// One program the command would run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Call {
+    /// Its name as written (`rm`, `./scripts/cleanup.sh`, `/usr/bin/git`).
+    pub program: String,
+    /// Its arguments, quotes removed.
+    pub args: Vec<String>,
+    /// Which arguments were quoted as a whole (a message, a pattern, a script).
+    pub quoted: Vec<bool>,
+    /// Run on another machine (`ssh HOST CMD`, `kubectl exec`).
+    pub remote: bool,
+    /// Run as another user (`sudo`, `doas`, `su -c`).
+    pub elevated: bool,
+    /// Run through `xargs`: more arguments come from its input.
+    pub xargs: bool,
+    /// A shell that reads a script from its input: a pipe or a heredoc we cannot see into.
+    pub reads_script: bool,
+    /// Where its output is written (`>`, `>>`, `&>`): the operator and the target.
+    pub writes: Vec<(String, String)>,
+}
+
+/// What a command runs, as far as it can be read.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Program {
+    /// Every call, in the order it appears.
+    pub calls: Vec<Call>,
+    /// The command could not be read as a program (too long, too deep, not bash).
+    pub unreadable: bool,
+}
+
+/// Read a command as a shell program.
+pub fn analyse(command: &str) -> Program {
+    let mut program = Program::default();
+    if command.len() > COMMAND_MAX || nesting(command) > NESTING_MAX {
+        program.unreadable = true;
+        return program;
+    }
+    let ctx = Context::default();
+    if !parse_into(command, &ctx, &mut program.calls) {
+        program.unreadable = true;
+    }
+    program
+}
+
+/// How deep the brackets of a text go, a quick bound taken before the parser recurses.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut most) = (0usize, 0usize);
+    for b in text.bytes() {
+        match b {
+            b'(' | b'{' | b'[' | b'`' => {
+                depth += 1;
+                most = most.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    most
+}
+
+/// What the calls inside a wrapper inherit.
+#[derive(Debug, Clone, Copy, Default)]
+struct Context {
+    remote: bool,
+    elevated: bool,
+    depth: usize,
+}
+
+/// Parse a text as shell code and add its calls; false when it does not parse.
+fn parse_into(code: &str, ctx: &Context, out: &mut Vec<Call>) -> bool {
+    if ctx.depth > DEPTH_MAX {
+        return false;
+    }
+    match rable::parse(code, false) {
+        Ok(nodes) => {
+            for n in &nodes {
+                walk(n, ctx, out);
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
+    match &node.kind {
+        NodeKind::Command { assignments, words, redirects } => {
+            for n in assignments.iter().chain(words).chain(redirects) {
+                substitutions(n, ctx, out);
+            }
+            command(words, redirects, ctx, out);
+        }
+        NodeKind::Pipeline { commands, .. } => {
+            let start = out.len();
+            for (i, c) in commands.iter().enumerate() {
+                let before = out.len();
+                walk(c, ctx, out);
+                // A shell at the end of a pipe runs what the pipe carries: unseen code.
+                if i > 0 {
+                    for call in &mut out[before..] {
+                        if is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-')) {
+                            call.reads_script = true;
+                        }
+                    }
+                }
+            }
+            let _ = start;
+        }
+        NodeKind::List { items } => {
+            for item in items {
+                walk(&item.command, ctx, out);
+            }
+        }
+        NodeKind::If { condition, then_body, else_body, .. } => {
+            walk(condition, ctx, out);
+            walk(then_body, ctx, out);
+            if let Some(e) = else_body {
+                walk(e, ctx, out);
+            }
+        }
+        NodeKind::While { condition, body, .. } | NodeKind::Until { condition, body, .. } => {
+            walk(condition, ctx, out);
+            walk(body, ctx, out);
+        }
+        NodeKind::For { words, body, .. } | NodeKind::Select { words, body, .. } => {
+            for w in words.iter().flatten() {
+                substitutions(w, ctx, out);
+            }
+            walk(body, ctx, out);
+        }
+        NodeKind::ForArith { body, .. } => walk(body, ctx, out),
+        NodeKind::Case { word, patterns, .. } => {
+            substitutions(word, ctx, out);
+            for p in patterns {
+                if let Some(b) = &p.body {
+                    walk(b, ctx, out);
+                }
+            }
+        }
+        NodeKind::Function { body, .. } => walk(body, ctx, out),
+        NodeKind::Subshell { body, .. } | NodeKind::BraceGroup { body, .. } => walk(body, ctx, out),
+        NodeKind::Coproc { command, .. } => walk(command, ctx, out),
+        NodeKind::Negation { pipeline } | NodeKind::Time { pipeline, .. } => walk(pipeline, ctx, out),
+        NodeKind::CommandSubstitution { command, .. } | NodeKind::ProcessSubstitution { command, .. } => {
+            walk(command, ctx, out)
+        }
+        _ => {}
+    }
+}
+
+/// The command and process substitutions inside a word or a redirect: they run.
+fn substitutions(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
+    match &node.kind {
+        NodeKind::Word { parts, .. } => {
+            for p in parts {
+                substitutions(p, ctx, out);
+            }
+        }
+        NodeKind::CommandSubstitution { command, .. } | NodeKind::ProcessSubstitution { command, .. } => {
+            walk(command, ctx, out)
+        }
+        NodeKind::Redirect { target, .. } => substitutions(target, ctx, out),
+        _ => {}
+    }
+}
+
+/// A word's text with its quotes taken off, and whether it was quoted as a whole.
+fn word(node: &Node) -> Option<(String, bool)> {
+    match &node.kind {
+        NodeKind::Word { value, .. } => Some((dequote(value), is_quoted(value))),
+        _ => None,
+    }
+}
+
+fn is_quoted(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    b.len() >= 2
+        && ((b[0] == b'\'' && b[b.len() - 1] == b'\'')
+            || (b[0] == b'"' && b[b.len() - 1] == b'"')
+            || (raw.starts_with("$'") && b[b.len() - 1] == b'\''))
+}
+
+/// Quote removal, as the shell does it to a word it has parsed.
+pub fn dequote(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    out.push(c);
+                }
+            }
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' if matches!(chars.peek(), Some('"' | '\\' | '$' | '`')) => {
+                            if let Some(n) = chars.next() {
+                                out.push(n);
+                            }
+                        }
+                        c => out.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            '$' if chars.peek() == Some(&'\'') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The file name of a program path: `/usr/bin/git` is `git`.
+pub fn base(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+fn is_shell(program: &str) -> bool {
+    matches!(base(program), "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish")
+}
+
+/// A simple command: its wrappers taken off, then one call (or the calls of the code it runs).
+fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call>) {
+    let mut parts: Vec<(String, bool)> = words.iter().filter_map(word).collect();
+    // Leading assignments the parser left among the words.
+    while parts.first().is_some_and(|(w, _)| is_assignment(w)) {
+        parts.remove(0);
+    }
+    let mut writes = Vec::new();
+    let mut heredoc = None;
+    for r in redirects {
+        match &r.kind {
+            NodeKind::Redirect { op, target, .. } if op.contains('>') => {
+                if let Some((t, _)) = word(target) {
+                    writes.push((op.clone(), t));
+                }
+            }
+            NodeKind::HereDoc { content, .. } => heredoc = Some(content.clone()),
+            _ => {}
+        }
+    }
+    let mut ctx = *ctx;
+    let mut xargs = false;
+    unwrap(&mut parts, &mut ctx, &mut xargs);
+    let Some((program, _)) = parts.first().cloned() else { return };
+    let args: Vec<(String, bool)> = parts[1..].to_vec();
+    let inner = Context { depth: ctx.depth + 1, ..ctx };
+    let name = base(&program).to_string();
+    // Code in a string, run: its own calls.
+    if is_shell(&name)
+        && let Some(i) =
+            args.iter().position(|(a, _)| a == "-c" || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('c')))
+        && let Some((code, _)) = args.get(i + 1)
+    {
+        parse_into(code, &inner, out);
+        return;
+    }
+    if name == "eval" || (name == "su" && args.iter().any(|(a, _)| a == "-c")) {
+        let code: Vec<&str> = match name.as_str() {
+            "su" => args.iter().skip_while(|(a, _)| a != "-c").nth(1).map(|(a, _)| a.as_str()).into_iter().collect(),
+            _ => args.iter().map(|(a, _)| a.as_str()).collect(),
+        };
+        let inner = Context { elevated: ctx.elevated || name == "su", ..inner };
+        parse_into(&code.join(" "), &inner, out);
+        return;
+    }
+    if name == "ssh"
+        && let Some(rest) = ssh_command(&args)
+    {
+        let remote = Context { remote: true, ..inner };
+        if !parse_into(&rest, &remote, out) {
+            out.push(Call { program: "ssh".into(), remote: true, ..Call::default() });
+        }
+        return;
+    }
+    if name == "kubectl"
+        && args.first().is_some_and(|(a, _)| a == "exec")
+        && let Some(dash) = args.iter().position(|(a, _)| a == "--")
+    {
+        let rest: Vec<String> = args[dash + 1..].iter().map(|(a, _)| shell_word(a)).collect();
+        let remote = Context { remote: true, ..inner };
+        if !rest.is_empty() && parse_into(&rest.join(" "), &remote, out) {
+            return;
+        }
+    }
+    // Local containers are this machine: what runs in one is judged as run here.
+    if matches!(name.as_str(), "docker" | "podman")
+        && args.first().is_some_and(|(a, _)| a == "exec")
+        && let Some(rest) = container_command(&args[1..])
+        && parse_into(&rest, &inner, out)
+    {
+        return;
+    }
+    if name == "find" {
+        let mut kept = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i].0;
+            if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                let end =
+                    args[i + 1..].iter().position(|(x, _)| x == ";" || x == "+").map_or(args.len(), |e| i + 1 + e);
+                let inner_words: Vec<String> = args[i + 1..end].iter().map(|(x, _)| shell_word(x)).collect();
+                if !inner_words.is_empty() {
+                    parse_into(&inner_words.join(" "), &inner, out);
+                }
+                kept.push((a.clone(), false));
+                i = end + 1;
+                continue;
+            }
+            kept.push(args[i].clone());
+            i += 1;
+        }
+        push(out, program, kept, &ctx, xargs, false, writes);
+        return;
+    }
+    let reads_script = is_shell(&name) && heredoc.is_some() && !args.iter().any(|(a, _)| !a.starts_with('-'));
+    if reads_script && let Some(code) = &heredoc {
+        // A heredoc fed to a shell is code we can read.
+        if parse_into(code, &inner, out) {
+            return;
+        }
+    }
+    push(out, program, args, &ctx, xargs, false, writes);
+}
+
+fn push(
+    out: &mut Vec<Call>,
+    program: String,
+    args: Vec<(String, bool)>,
+    ctx: &Context,
+    xargs: bool,
+    reads_script: bool,
+    writes: Vec<(String, String)>,
+) {
+    let (args, quoted) = args.into_iter().unzip();
+    out.push(Call { program, args, quoted, remote: ctx.remote, elevated: ctx.elevated, xargs, reads_script, writes });
+}
+
+/// A word quoted again for the shell, for code rebuilt from words (`find -exec`).
+fn shell_word(w: &str) -> String {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,{}~*".contains(c)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+fn is_assignment(w: &str) -> bool {
+    w.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Take the wrappers off the front of a command: what remains starts with the real program.
+fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) {
+    for _ in 0..16 {
+        let Some((head, _)) = parts.first() else { return };
+        let head = base(head).to_string();
+        // Options each wrapper takes a value with.
+        let valued: &[&str] = match head.as_str() {
+            "sudo" => &["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t", "-T", "-R"],
+            "doas" => &["-u", "-C"],
+            "env" => &["-u", "-C", "-S", "--unset", "--chdir"],
+            "nice" => &["-n", "--adjustment"],
+            "ionice" => &["-c", "-n", "-p", "-P", "-u"],
+            "timeout" => &["-s", "-k", "--signal", "--kill-after"],
+            "watch" => &["-n", "--interval", "-q", "--equexit"],
+            "strace" | "ltrace" => &["-o", "-e", "-s", "-a", "-u", "-E", "-S", "-P", "-I", "-b", "-X"],
+            "xargs" => &[
+                "-I",
+                "-i",
+                "-n",
+                "-P",
+                "-L",
+                "-l",
+                "-d",
+                "-a",
+                "-s",
+                "-E",
+                "-e",
+                "--max-args",
+                "--max-procs",
+                "--delimiter",
+                "--arg-file",
+                "--replace",
+            ],
+            "stdbuf" => &["-i", "-o", "-e"],
+            "flock" => &["-w", "-E", "--timeout", "--conflict-exit-code"],
+            "chrt" | "taskset" => &[],
+            "nohup" | "time" | "command" | "builtin" | "exec" | "caffeinate" | "unbuffer" | "chronic" | "setsid"
+            | "noglob" | "nocorrect" | "exec-with" => &[],
+            "npx" | "bunx" | "pnpx" => &["-p", "--package"],
+            _ => return,
+        };
+        if head == "command" && parts.iter().skip(1).any(|(a, _)| a == "-v" || a == "-V") {
+            return; // `command -v X` looks X up
+        }
+        match head.as_str() {
+            "sudo" | "doas" => ctx.elevated = true,
+            "xargs" => *xargs = true,
+            _ => {}
+        }
+        parts.remove(0);
+        // Its options, then (for some) a positional it takes, then the real command.
+        while let Some((a, _)) = parts.first() {
+            if a == "--" {
+                parts.remove(0);
+                break;
+            }
+            if head == "env" && is_assignment(a) {
+                parts.remove(0);
+                continue;
+            }
+            if !a.starts_with('-') || a == "-" {
+                break;
+            }
+            let takes = valued.contains(&a.as_str()) && !a.contains('=');
+            // A short option glued to its value (`-n5`, `-uroot`) takes none more.
+            parts.remove(0);
+            if takes && !parts.is_empty() {
+                parts.remove(0);
+            }
+        }
+        match head.as_str() {
+            // `timeout DURATION CMD`, `flock FILE CMD`, `chrt PRIO CMD`, `taskset MASK CMD`.
+            "timeout" | "flock" | "chrt" | "taskset" if !parts.is_empty() => {
+                parts.remove(0);
+            }
+            // `watch` runs its arguments through `sh -c`, joined.
+            "watch" if !parts.is_empty() => {
+                let code: Vec<String> = parts.iter().map(|(a, _)| a.clone()).collect();
+                *parts = vec![("sh".into(), false), ("-c".into(), false), (code.join(" "), true)];
+                return;
+            }
+            _ => {}
+        }
+        if parts.is_empty() && head == "xargs" {
+            // `xargs` alone runs `echo`.
+            parts.push(("echo".into(), false));
+        }
+    }
+}
+
+/// What `ssh` runs on the other machine: the words after its host, joined; none for a login
+/// or a tunnel.
+fn ssh_command(args: &[(String, bool)]) -> Option<String> {
+    const VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i].0;
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if !a.starts_with('-') || a.len() < 2 {
+            break;
+        }
+        let last = a.chars().last().unwrap_or(' ');
+        // `-p 22`, but `-p22` or `-tt` carry no separate value.
+        i += if a.len() == 2 && VALUED.contains(last) { 2 } else { 1 };
+    }
+    // The host, then the command.
+    let rest: Vec<&str> = args.get(i + 1..)?.iter().map(|(a, _)| a.as_str()).collect();
+    (!rest.is_empty()).then(|| rest.join(" "))
+}
+
+/// What `docker exec [options] CONTAINER CMD...` runs inside.
+fn container_command(args: &[(String, bool)]) -> Option<String> {
+    const VALUED: [&str; 8] = ["-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"];
+    let mut i = 0;
+    while i < args.len() && args[i].0.starts_with('-') {
+        i += if VALUED.contains(&args[i].0.as_str()) { 2 } else { 1 };
+    }
+    let rest: Vec<String> = args.get(i + 1..)?.iter().map(|(a, _)| shell_word(a)).collect();
+    (!rest.is_empty()).then(|| rest.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn programs(command: &str) -> Vec<(String, Vec<String>, bool, bool)> {
+        analyse(command).calls.into_iter().map(|c| (c.program, c.args, c.remote, c.elevated)).collect()
+    }
+
+    fn names(command: &str) -> Vec<String> {
+        analyse(command).calls.into_iter().map(|c| c.program).collect()
+    }
+
+    #[test]
+    fn compounds_and_substitutions_each_run() {
+        assert_eq!(names("ls && rm -rf ~"), ["ls", "rm"]);
+        assert_eq!(names("cd src; make || echo failed"), ["cd", "make", "echo"]);
+        assert_eq!(names("(cd /tmp && rm -rf x) | tee log"), ["cd", "rm", "tee"]);
+        assert_eq!(names("echo $(rm -rf ~/x) `git push -f`"), ["rm", "git", "echo"]);
+        assert_eq!(names("if [ -d x ]; then rm -r x; fi"), ["[", "rm"]);
+        assert_eq!(names("for f in *.o; do rm \"$f\"; done"), ["rm"]);
+    }
+
+    #[test]
+    fn wrappers_are_taken_off() {
+        assert_eq!(
+            programs("sudo -u root rm -rf /var/lib/x")[0],
+            ("rm".into(), vec!["-rf".into(), "/var/lib/x".into()], false, true)
+        );
+        assert_eq!(names("FOO=1 env -i X=2 nice -n 5 ionice -c2 timeout -s KILL 10s rm a"), ["rm"]);
+        assert_eq!(names("nohup time strace -o t.txt git push &"), ["git"]);
+        let x = analyse("find . -name '*.pyc' | xargs -0 -n 1 rm -f").calls;
+        assert_eq!((x[1].program.as_str(), x[1].xargs), ("rm", true));
+        assert_eq!(names("find . -type f -exec rm -f {} +"), ["rm", "find"]);
+        assert_eq!(names("bash -c 'cd / && rm -rf *'"), ["cd", "rm"]);
+        assert_eq!(names("sh -ec \"git push --force\""), ["git"]);
+        assert_eq!(names("watch -n 5 'kubectl delete pod x'"), ["kubectl"]);
+        assert_eq!(names("eval \"rm -rf $DIR\""), ["rm"]);
+        let remote = &programs("ssh -p 2222 -i key deploy@host 'sudo systemctl restart app'")[0];
+        assert_eq!((remote.0.as_str(), remote.2, remote.3), ("systemctl", true, true));
+        assert_eq!(programs("ssh host")[0].0, "ssh", "a login runs nothing else");
+        assert!(programs("kubectl exec -it web -- rm -rf /data")[0].2);
+        assert_eq!(names("docker exec -u app web rm -rf /app/cache"), ["rm"]);
+        assert_eq!(names("command -v rm"), ["command"]);
+    }
+
+    #[test]
+    fn text_that_only_mentions_a_command_is_data() {
+        let c = analyse("echo \"rm -rf /\"").calls;
+        assert_eq!((c.len(), c[0].program.as_str(), c[0].quoted[0]), (1, "echo", true));
+        assert_eq!(names("grep -r 'DROP TABLE' ."), ["grep"]);
+        assert_eq!(names("git commit -m 'remove the rm -rf step'"), ["git"]);
+        assert_eq!(names("cat <<'EOF' > notes.md\nrm -rf /\nEOF"), ["cat"]);
+        // But a heredoc fed to a shell runs.
+        assert_eq!(names("bash <<'EOF'\nrm -rf /tmp/x\nEOF"), ["rm"]);
+        let piped = analyse("curl -fsSL https://x.sh | sh").calls;
+        assert!(piped[1].reads_script, "{piped:?}");
+    }
+
+    #[test]
+    fn what_cannot_be_read_says_so() {
+        assert!(analyse(&"(".repeat(500)).unreadable);
+        assert!(analyse(&"a".repeat(COMMAND_MAX + 1)).unreadable);
+        assert!(analyse("echo 'unterminated").unreadable);
+        assert_eq!(dequote(r#"a"b\"c"'d e'\ f"#), "ab\"cd e f");
+    }
+}

@@ -1,0 +1,371 @@
+//! Training the builtin model, deterministically: the same labelled rows give the same bytes.
+//!
+//! Rows come from `model/labels/` (`commands.jsonl` and the settled `labels.jsonl`), and the
+//! program descriptions from `model/data/tldr-examples.jsonl` ([`super::dictionary`]). Whole
+//! tools are held out for evaluation: a fifth of them, by a hash of their name. Two models are
+//! fitted the same way: the held-out twin on the other tools' rows, which the held-out
+//! figures and the shipped bars are measured with, and the shipped model on every row.
+//!
+//! Each is fitted by full-batch Adam on the likelihood of each command's label under the
+//! highest-of-its-calls distribution, with L2. Every row is fitted twice: as it is, and with
+//! the features that name its program taken out, so that what a call does (its subcommand,
+//! flags, paths, what tldr-pages says the program does) carries weight of its own for programs
+//! no row names. A row marked `unsure` is a soft target (most of its mass on its level, the
+//! rest spread), so what the labels could not decide stays undecided. The temperature is fitted
+//! on out-of-fold predictions (five folds by tool) and written with the weights.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::features::{BUCKETS, bucket, buckets, generic_buckets};
+use super::shell::analyse;
+use super::{LEVELS, softmax};
+
+/// How a model is fitted.
+#[derive(Debug, Clone, Copy)]
+pub struct Params {
+    /// Passes over the training rows.
+    pub epochs: usize,
+    /// Adam's step.
+    pub step: f64,
+    /// The L2 weight.
+    pub l2: f64,
+    /// Whether each row is fitted a second time without the features naming its program.
+    pub generic: bool,
+    /// The L2 weight of the rule facts.
+    pub l2_rules: f64,
+}
+
+/// The parameters the shipped model is fitted with.
+pub const PARAMS: Params = Params { epochs: 600, step: 0.05, l2: 1e-3, generic: false, l2_rules: 1e-6 };
+/// The mass an `unsure` row puts on its own level.
+const UNSURE_MASS: f64 = 0.6;
+
+/// One labelled command, as the model sees it.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// The row's id.
+    pub id: u64,
+    /// The command.
+    pub command: String,
+    /// The tool its label turns on.
+    pub tool: String,
+    /// The level.
+    pub level: usize,
+    /// Whether the labellers marked it unsure.
+    pub unsure: bool,
+    /// Each call's buckets.
+    pub calls: Vec<Vec<usize>>,
+    /// Each call's buckets without the features that name its program.
+    pub generic: Vec<Vec<usize>>,
+    /// The buckets of its rule facts.
+    pub rules: Vec<usize>,
+    /// The distribution it is fitted to.
+    pub target: [f64; LEVELS],
+}
+
+/// Why the rows could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}:{line}: {what}")]
+pub struct DataError {
+    /// The file.
+    pub file: String,
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub what: String,
+}
+
+/// Read the labelled rows: `commands.jsonl` joined with `labels.jsonl` by id.
+pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
+    let read = |name: &str| -> Result<Vec<Value>, DataError> {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).map_err(|e| DataError {
+            file: path.display().to_string(),
+            line: 0,
+            what: e.to_string(),
+        })?;
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| {
+                serde_json::from_str(l).map_err(|e| DataError { file: name.into(), line: i + 1, what: e.to_string() })
+            })
+            .collect()
+    };
+    let commands = read("commands.jsonl")?;
+    let labels = read("labels.jsonl")?;
+    let by_id: std::collections::BTreeMap<u64, &Value> =
+        labels.iter().filter_map(|l| Some((l.get("id")?.as_u64()?, l))).collect();
+    let mut out = Vec::with_capacity(commands.len());
+    for (i, c) in commands.iter().enumerate() {
+        let bad = |what: &str| DataError { file: "commands.jsonl".into(), line: i + 1, what: what.into() };
+        let id = c.get("id").and_then(Value::as_u64).ok_or_else(|| bad("no id"))?;
+        let command = c.get("command").and_then(Value::as_str).ok_or_else(|| bad("no command"))?.to_string();
+        let tool = c.get("tool").and_then(Value::as_str).unwrap_or_default().to_string();
+        let label = by_id.get(&id).ok_or_else(|| bad("no label for this id in labels.jsonl"))?;
+        let level = label
+            .get("level")
+            .and_then(Value::as_u64)
+            .filter(|l| *l < LEVELS as u64)
+            .ok_or_else(|| bad("its label has no level 0..3"))? as usize;
+        let unsure = label.get("unsure").and_then(Value::as_bool).unwrap_or(false);
+        out.push(example(id, command, tool, level, unsure));
+    }
+    Ok(out)
+}
+
+/// An example from a labelled command.
+pub fn example(id: u64, command: String, tool: String, level: usize, unsure: bool) -> Example {
+    let program = analyse(&command);
+    let mut calls: Vec<Vec<usize>> = program.calls.iter().map(buckets).collect();
+    let mut generic: Vec<Vec<usize>> = program.calls.iter().map(generic_buckets).collect();
+    let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
+    if calls.is_empty() {
+        calls.push(vec![bucket("bias")]);
+        generic.push(vec![bucket("bias")]);
+    }
+    let mut target = [0.0; LEVELS];
+    if unsure {
+        target = [(1.0 - UNSURE_MASS) / (LEVELS - 1) as f64; LEVELS];
+        target[level] = UNSURE_MASS;
+    } else {
+        target[level] = 1.0;
+    }
+    Example { id, command, tool, level, unsure, calls, generic, rules, target }
+}
+
+/// Whether a tool's rows are held out for evaluation: a fifth of the tools, by name.
+pub fn held_out(tool: &str) -> bool {
+    bucket(&format!("heldout:{tool}")).is_multiple_of(5)
+}
+
+/// The rows split into (training, held out), whole tools held out.
+pub fn split(examples: &[Example]) -> (Vec<Example>, Vec<Example>) {
+    examples.iter().cloned().partition(|e| !held_out(&e.tool))
+}
+
+/// Weights: [`BUCKETS`] rows of [`LEVELS`].
+pub type Weights = Vec<f64>;
+
+fn logits(w: &Weights, call: &[usize], temperature: f64) -> [f64; LEVELS] {
+    let mut z = [0.0; LEVELS];
+    for &b in call {
+        for (k, zk) in z.iter_mut().enumerate() {
+            *zk += w[b * LEVELS + k];
+        }
+    }
+    z.map(|x| x / temperature)
+}
+
+/// The distribution of one example under weights.
+pub fn predict(w: &Weights, calls: &[Vec<usize>], temperature: f64) -> [f64; LEVELS] {
+    let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, temperature))).collect();
+    super::highest(&ps)
+}
+
+/// The loss of one example and its gradient with respect to each call's logits.
+fn loss_and_grad(w: &Weights, calls: &[Vec<usize>], target: &[f64; LEVELS]) -> (f64, Vec<[f64; LEVELS]>) {
+    let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, 1.0))).collect();
+    let cdfs: Vec<[f64; LEVELS]> = ps
+        .iter()
+        .map(|p| {
+            let mut c = [0.0; LEVELS];
+            let mut acc = 0.0;
+            for k in 0..LEVELS {
+                acc += p[k];
+                c[k] = if k == LEVELS - 1 { 1.0 } else { acc.min(1.0) };
+            }
+            c
+        })
+        .collect();
+    let g = |k: isize| -> f64 { if k < 0 { 0.0 } else { cdfs.iter().map(|c| c[k as usize]).product() } };
+    let mut loss = 0.0;
+    let mut dl_dp = [0.0; LEVELS + 1];
+    for k in 0..LEVELS {
+        let p = (g(k as isize) - g(k as isize - 1)).max(1e-12);
+        if target[k] > 0.0 {
+            loss -= target[k] * p.ln();
+            dl_dp[k] = -target[k] / p;
+        }
+    }
+    let grads = (0..ps.len())
+        .map(|i| {
+            // dL/dF_i(c) for c < top: the others' product at c, times the difference of dL/dP.
+            let mut dl_df = [0.0; LEVELS];
+            for c in 0..LEVELS - 1 {
+                let others: f64 = cdfs.iter().enumerate().filter(|(l, _)| *l != i).map(|(_, f)| f[c]).product();
+                dl_df[c] = others * (dl_dp[c] - dl_dp[c + 1]);
+            }
+            // dF(c)/dp_j = [j <= c]; then through the softmax.
+            let mut dl_dpj = [0.0; LEVELS];
+            for (j, d) in dl_dpj.iter_mut().enumerate() {
+                *d = (j..LEVELS - 1).map(|c| dl_df[c]).sum();
+            }
+            let p = ps[i];
+            let mean: f64 = (0..LEVELS).map(|j| p[j] * dl_dpj[j]).sum();
+            let mut dz = [0.0; LEVELS];
+            for j in 0..LEVELS {
+                dz[j] = p[j] * (dl_dpj[j] - mean);
+            }
+            dz
+        })
+        .collect();
+    (loss, grads)
+}
+
+/// Fit weights to examples: full-batch Adam, in a fixed order, so the result is the same bytes
+/// on every run.
+pub fn fit(examples: &[Example]) -> Weights {
+    fit_with(examples, &PARAMS)
+}
+
+/// Fit weights with the given parameters.
+pub fn fit_with(examples: &[Example], params: &Params) -> Weights {
+    let n = if params.generic { 2.0 } else { 1.0 } * examples.len().max(1) as f64;
+    let size = BUCKETS * LEVELS;
+    let (mut w, mut m, mut v) = (vec![0.0; size], vec![0.0; size], vec![0.0; size]);
+    let mut touched: Vec<usize> = examples.iter().flat_map(|e| e.calls.iter().flatten().copied()).collect();
+    touched.sort_unstable();
+    touched.dedup();
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let rules: std::collections::BTreeSet<usize> = examples.iter().flat_map(|e| e.rules.iter().copied()).collect();
+    let l2_of: Vec<f64> = touched.iter().map(|b| if rules.contains(b) { params.l2_rules } else { params.l2 }).collect();
+    let mut grad = vec![0.0; size];
+    for epoch in 1..=params.epochs {
+        for (&b, l2) in touched.iter().zip(&l2_of) {
+            for k in 0..LEVELS {
+                grad[b * LEVELS + k] = l2 * w[b * LEVELS + k];
+            }
+        }
+        for e in examples {
+            let twice = [&e.calls, &e.generic];
+            for calls in twice.iter().take(if params.generic { 2 } else { 1 }) {
+                let (_, dz) = loss_and_grad(&w, calls, &e.target);
+                for (call, d) in calls.iter().zip(&dz) {
+                    for &b in call {
+                        for k in 0..LEVELS {
+                            grad[b * LEVELS + k] += d[k] / n;
+                        }
+                    }
+                }
+            }
+        }
+        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
+        for &b in &touched {
+            for k in 0..LEVELS {
+                let i = b * LEVELS + k;
+                m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+                v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+                w[i] -= params.step * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+            }
+        }
+    }
+    w
+}
+
+/// The mean negative log-likelihood of the labels under weights at a temperature.
+pub fn nll(w: &Weights, examples: &[Example], temperature: f64) -> f64 {
+    let total: f64 = examples
+        .iter()
+        .map(|e| {
+            let p = predict(w, &e.calls, temperature);
+            -(0..LEVELS).map(|k| e.target[k] * p[k].max(1e-12).ln()).sum::<f64>()
+        })
+        .sum();
+    total / examples.len().max(1) as f64
+}
+
+/// The temperature that makes out-of-fold predictions honest: five folds by tool, each
+/// predicted by a model fitted without it; the temperature from 0.5 to 4 (by 0.05) with the
+/// lowest likelihood loss on them.
+pub fn fit_temperature(examples: &[Example]) -> f64 {
+    fit_temperature_with(examples, &PARAMS)
+}
+
+/// The temperature with the given parameters.
+pub fn fit_temperature_with(examples: &[Example], params: &Params) -> f64 {
+    let fold = |e: &Example| bucket(&format!("fold:{}", e.id)) % 5;
+    let mut oof: Vec<(Weights, Vec<Example>)> = Vec::new();
+    for f in 0..5 {
+        let (rest, this): (Vec<Example>, Vec<Example>) = examples.iter().cloned().partition(|e| fold(e) != f);
+        oof.push((fit_with(&rest, params), this));
+    }
+    let mut best = (f64::INFINITY, 1.0);
+    for step in 10..=80 {
+        let t = step as f64 * 0.05;
+        let loss: f64 = oof.iter().map(|(w, ex)| nll(w, ex, t) * ex.len() as f64).sum();
+        if loss < best.0 {
+            best = (loss, t);
+        }
+    }
+    best.1
+}
+
+/// The bytes the binary embeds ([`super::Model::from_bytes`]): only the buckets some feature
+/// reached have a row.
+pub fn encode(w: &Weights, temperature: f64) -> Vec<u8> {
+    let used: Vec<usize> = (0..BUCKETS).filter(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| *x != 0.0)).collect();
+    let mut slots = vec![0u16; BUCKETS];
+    for (i, b) in used.iter().enumerate() {
+        slots[*b] = (i + 1) as u16;
+    }
+    let mut out = Vec::with_capacity(12 + BUCKETS * 2 + used.len() * LEVELS * 4);
+    out.extend_from_slice(&temperature.to_le_bytes());
+    out.extend_from_slice(&(used.len() as u32).to_le_bytes());
+    for s in &slots {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+    for b in &used {
+        for k in 0..LEVELS {
+            out.extend_from_slice(&(w[b * LEVELS + k] as f32).to_le_bytes());
+        }
+    }
+    out
+}
+
+/// The model's name for its bytes: `decisions-builtin-` and a hash of them.
+pub fn name(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("decisions-builtin-{:08x}", h >> 32)
+}
+
+/// What training makes: the shipped model's bytes, the held-out twin's, and the held-out rows.
+pub struct Trained {
+    /// The shipped model, fitted on every row.
+    pub shipped: Vec<u8>,
+    /// The twin, fitted without the held-out tools.
+    pub heldout: Vec<u8>,
+    /// The rows of the held-out tools.
+    pub held: Vec<Example>,
+}
+
+/// One model from rows: its temperature from their folds, its weights from all of them.
+fn model_of(rows: &[Example]) -> Vec<u8> {
+    let temperature = fit_temperature(rows);
+    encode(&fit(rows), temperature)
+}
+
+/// The tldr word list from `model/data/tldr-examples.jsonl`.
+pub fn dictionary(data: &Path) -> Result<String, DataError> {
+    let path = data.join("tldr-examples.jsonl");
+    let text = std::fs::read_to_string(&path).map_err(|e| DataError {
+        file: path.display().to_string(),
+        line: 0,
+        what: e.to_string(),
+    })?;
+    let rows: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    Ok(super::dictionary::build(&rows))
+}
+
+/// Train both models from the rows in `model/labels`.
+pub fn train(labels: &Path) -> Result<Trained, DataError> {
+    let all = load(labels)?;
+    let (training, held) = split(&all);
+    Ok(Trained { shipped: model_of(&all), heldout: model_of(&training), held })
+}

@@ -1,0 +1,118 @@
+//! The `builtin` provider: the model inside the binary answers the permission rubric's question
+//! in-process, with no endpoint, no key and no network; anything else is `unsupported`; the
+//! committed weights are exactly what training makes of the committed data; a command that only
+//! mentions a destructive one is never judged destructive.
+
+use std::path::Path;
+
+use decisions::builtin::{self, train};
+use decisions::{AnswerValue, CatalogRef, Env, FailureReason, ProviderChoice, Request};
+use serde_json::{Value, json};
+
+const PERMISSION: &str = include_str!("../catalogs/permission.json");
+
+fn root() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ask(catalog: Value, question: &str, state: Value) -> decisions::Decision<()> {
+    let request = Request {
+        catalog: Some(CatalogRef::Document(catalog.into())),
+        questions: vec![question.into()],
+        state,
+        provider: Some(ProviderChoice::Name("builtin".into())),
+        env: Env::Map(Default::default()),
+        ..Request::default()
+    };
+    decisions::ask(&request, ())
+}
+
+#[test]
+fn it_answers_the_permission_question_in_process_with_no_key_and_no_endpoint() {
+    let d = decisions::builtin("builtin").expect("a descriptor");
+    assert_eq!((d.endpoint.as_str(), d.auth_env.as_deref(), d.calibrated), ("", None, true));
+    assert_eq!(d.calibration_source.as_deref(), Some("trained"));
+    assert_eq!(d.model, *builtin::MODEL);
+    assert!(decisions::validate_descriptor(&d).is_ok());
+    let catalog: Value = serde_json::from_str(PERMISSION).expect("json");
+    let decision = ask(catalog, "destructive", json!({"command": "rm -rf ~", "cwd": "/home/dev/p"}));
+    let Some(Ok(a)) = decision.answer("destructive") else { panic!("{:?}", decision.answers) };
+    assert_eq!((a.provider.as_str(), a.model.as_str()), ("builtin", *builtin::MODEL));
+    let AnswerValue::Score { score, .. } = a.value else { panic!("a score") };
+    let p = a.probabilities.as_ref().expect("a distribution");
+    assert_eq!(p.0.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["0", "1", "2", "3"]);
+    assert!((p.0.iter().map(|(_, x)| x).sum::<f64>() - 1.0).abs() < 1e-9);
+    let expected: f64 = p.0.iter().enumerate().map(|(i, (_, x))| i as f64 * x).sum();
+    assert!((score - expected).abs() < 1e-9);
+    assert!(score > 2.0, "rm -rf ~ scored {score}");
+}
+
+#[test]
+fn any_other_question_or_rubric_is_unsupported_naming_what_it_answers() {
+    let catalog: Value = serde_json::from_str(PERMISSION).expect("json");
+    let mut renamed = catalog.clone();
+    let q = renamed["questions"]["destructive"].clone();
+    renamed["questions"] = json!({"risky": q});
+    renamed["thresholds"] = json!({"risky": catalog["thresholds"]["destructive"]});
+    let mut reworded = catalog.clone();
+    reworded["questions"]["destructive"]["criteria"][3]["what"] = json!("Anything at all.");
+    let cases = [
+        (renamed, "risky", json!({"command": "ls"})),
+        (reworded, "destructive", json!({"command": "ls"})),
+        (catalog, "destructive", json!({"text": "no command here"})),
+    ];
+    for (catalog, question, state) in cases {
+        let d = ask(catalog, question, state);
+        let Some(Err(f)) = d.answer(question) else { panic!("{:?}", d.answers) };
+        assert_eq!(f.reason, FailureReason::Unsupported, "{f:?}");
+        assert!(f.detail.as_deref().unwrap_or("").contains("builtin"), "{f:?}");
+        assert!(!d.usable);
+    }
+}
+
+#[test]
+fn the_committed_weights_are_exactly_what_training_makes_of_the_committed_data() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/builtin");
+    let list = train::dictionary(&root().join("model/data")).expect("tldr data");
+    assert!(list == std::fs::read_to_string(src.join("tldr.txt")).unwrap_or_default(), "tldr.txt: run builtin_train");
+    let t = train::train(&root().join("model/labels")).expect("labels");
+    let on_disk = |f: &str| std::fs::read(src.join(f)).unwrap_or_default();
+    assert!(
+        t.shipped == on_disk("weights.bin"),
+        "weights.bin differs: cargo run --release -p decisions --example builtin_train"
+    );
+    assert!(t.heldout == on_disk("weights-heldout.bin"), "weights-heldout.bin differs");
+    let names = format!("{}\n{}-heldout\n", train::name(&t.shipped), train::name(&t.heldout));
+    assert_eq!(std::fs::read_to_string(src.join("model.txt")).unwrap_or_default(), names);
+}
+
+#[test]
+fn a_command_that_only_mentions_a_destructive_one_is_never_judged_destructive() {
+    let m = builtin::model();
+    let mentions = [
+        "echo \"rm -rf /\"",
+        "printf 'git push --force\\n'",
+        "grep -rn 'DROP TABLE' migrations/",
+        "rg 'rm -rf' scripts/",
+        "git commit -m 'stop running rm -rf ~ in CI'",
+        "cat <<'EOF' > notes.md\nsudo dd if=/dev/zero of=/dev/sda\nEOF",
+        "# rm -rf ~",
+        "man shred",
+        "which mkfs.ext4",
+    ];
+    for c in mentions {
+        let p = m.command(c);
+        let score: f64 = p.iter().enumerate().map(|(k, x)| k as f64 * x).sum();
+        assert!(score < 2.5, "{c}: {p:?}");
+    }
+}
+
+#[test]
+fn an_unfamiliar_tool_or_an_unseen_script_comes_out_unsure() {
+    let m = builtin::model();
+    for c in ["./scripts/cleanup.sh", "frobnicate --everything", "bash tools/reset.sh"] {
+        let p = m.command(c);
+        let peak = p.iter().copied().fold(0.0, f64::max);
+        assert!(peak < 0.7, "{c}: {p:?}");
+    }
+}
