@@ -2,7 +2,8 @@
 """CLI latency: `decisions ask` end to end (process start to JSON on stdout) against a
 loopback System One stub, side by side with one `curl` of the same request to the same stub,
 plus the no-provider path, `decisions hook claude-code` on its silent path (a project with
-no permission.json) and deciding against the same stub, and `decisions route` deciding a plan
+no permission.json), deciding against the same stub, and deciding with the model inside the
+binary (`builtin`: no stub, no network, the model read in place), and `decisions route` deciding a plan
 item against it (evidence gathered from a small repository, one request for three questions). Runs are interleaved, in a fresh order each round, so machine noise hits all alike; the figure
 that matters is the ratio of medians.
 
@@ -166,17 +167,28 @@ def main():
         (silent / ".leopold").mkdir(parents=True)
         hook_silent_input = work / "hook-silent.json"
         hook_silent_input.write_text(hook_input.read_text().replace(json.dumps(str(bare)), json.dumps(str(silent))))
+        inside = work / "builtin"
+        (inside / ".leopold" / "decisions").mkdir(parents=True)
+        (inside / ".leopold" / "decisions" / "permission.json").write_text(
+            (ROOT / "crates" / "decisions" / "catalogs" / "permission.builtin.json").read_text())
+        (inside / ".leopold" / "decisions" / "config.json").write_text(
+            json.dumps({"version": "decisions/1.0", "provider": "builtin", "providers": {}}))
+        hook_builtin_input = work / "hook-builtin.json"
+        hook_builtin_input.write_text(hook_input.read_text().replace(json.dumps(str(bare)), json.dumps(str(inside))))
         hook = [str(BIN / "decisions"), "hook", "claude-code"]
         _, out = timed(hook, env, silent, hook_silent_input)
         assert out == b"", out
         _, out = timed(hook, env, project, hook_stub_input)
         assert out == b"", out  # score 1.15: the hook stays out of the way
+        _, out = timed(hook, env, inside, hook_builtin_input)
+        assert out == b"", out  # rm -rf build/ is level 2: builtin stays out of the way
 
         # name -> (command, working directory, stdin)
         runs = {"decisions ask (stub)": (ask, project, None), "curl (stub)": (curl, project, None),
                 "decisions ask (no provider)": (ask, bare, None),
                 "hook, silent (no permission.json)": (hook, silent, hook_silent_input),
                 "hook, decision (stub)": (hook, project, hook_stub_input),
+                "hook, decision (builtin)": (hook, inside, hook_builtin_input),
                 "decisions route (stub)": (route, project, None),
                 "true": ([shutil.which("true")], bare, None)}
         if dynamic:
@@ -207,6 +219,9 @@ def main():
             print(f"no-provider, static / dynamic link (median): "
                   f"{result['decisions ask (no provider)']['median_ms'] / d:.3f}")
         print(f"hook silent median: {result['hook, silent (no permission.json)']['median_ms']:.3f} ms  (target < 5 ms)")
+        b = result["hook, decision (builtin)"]["median_ms"]
+        print(f"hook with builtin / hook silent (median): {b / result['hook, silent (no permission.json)']['median_ms']:.3f}"
+              f"  (target <= 1.5)")
         r = result["decisions route (stub)"]["median_ms"]
         print(f"route / curl (median): {r / result['curl (stub)']['median_ms']:.3f}")
     finally:

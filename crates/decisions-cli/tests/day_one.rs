@@ -413,3 +413,40 @@ fn hook_test_says_why_the_hook_stands_aside_when_it_cannot_ask() {
     let r = run(&s, &["hook", "test", "rm -rf ~", "--cwd", s.project.to_str().unwrap_or_default()], &[]);
     assert!(r.stdout.contains("permission.json: the hook is silent"), "{}", r.stdout);
 }
+
+#[test]
+fn with_no_provider_chosen_the_hook_is_wired_to_the_model_inside_the_binary() {
+    let s = Sandbox::new();
+    // No key in the environment at all.
+    let r = run(&s, &["install", "--agent", "claude-code"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("(provider builtin: the model inside this binary, no key and no network"),
+        "{}",
+        r.stdout
+    );
+    let config: Value = serde_json::from_str(&read(&s.config_path())).expect("config");
+    assert_eq!(config["provider"], "builtin");
+    let catalog: Value =
+        serde_json::from_str(&read(&s.project.join(".leopold/decisions/permission.json"))).expect("catalog");
+    assert_eq!(catalog["thresholds_for"], "builtin", "the bars fitted for builtin");
+    let d = run(&s, &["doctor"], &[]);
+    assert_eq!(d.code, 0, "{}", d.stdout);
+    assert!(d.stdout.contains("ready: builtin can be asked by the hook (claude-code)"), "{}", d.stdout);
+    let v = run(&s, &["hook", "test", "rm -rf ~", "--json"], &[]).json();
+    assert_eq!(v["provider"], "builtin");
+    assert!(v["score"].as_f64().is_some_and(|x| x > 2.5), "{v}");
+    assert!(v["band"].is_string() && v["bar"].is_number(), "{v}");
+    // A provider configured before is kept: builtin only fills the gap.
+    let s2 = Sandbox::new();
+    run(&s2, &["install", "--provider", "jev"], &[]);
+    run(&s2, &["install", "--agent", "claude-code"], &[]);
+    let config: Value = serde_json::from_str(&read(&s2.config_path())).expect("config");
+    assert_eq!(config["provider"], "jev");
+    // --provider none keeps the old behaviour: the hook asks nothing.
+    let s3 = Sandbox::new();
+    run(&s3, &["install", "--provider", "none", "--agent", "claude-code"], &[]);
+    let v = run(&s3, &["hook", "test", "rm -rf ~", "--json"], &[]).json();
+    assert_eq!(v["verdict"], "stand aside");
+    assert!(v["why"].as_str().unwrap_or("").contains("nothing can be asked"), "{v}");
+}

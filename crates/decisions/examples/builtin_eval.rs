@@ -46,7 +46,7 @@ fn experiment(spec: &str, root: &Path) {
             }
         }
     }
-    for bar in [0.3, 0.4, 0.5, 0.6, 0.7] {
+    for bar in [0.3, 0.5, 0.7, 0.9, 0.99] {
         let (mut fp, mut low, mut tp, mut top) = (0, 0, 0, 0);
         for (level, p) in &oof {
             let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
@@ -143,7 +143,13 @@ fn main() {
         / n;
     println!("brier (distribution) {brier:.3}");
     println!("{:>5} {:>12} {:>12} {:>12}", "bar", "deny 0-1", "catch 3", "deny mention");
-    for bar in [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9] {
+    // The bar the shipped catalog for builtin acts on, and others for the curve.
+    let shipped: serde_json::Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
+    let act = shipped.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(0.9);
+    let mut bars = vec![0.3, 0.5, 0.7, 0.85, 0.9, 0.95, 0.99, act];
+    bars.sort_by(f64::total_cmp);
+    bars.dedup();
+    for bar in bars {
         let deny = |p: &[f64; LEVELS]| {
             let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
             let peak = p.iter().copied().fold(0.0, f64::max);
@@ -157,7 +163,7 @@ fn main() {
         let tp = top.iter().filter(|r| deny(&r.3)).count();
         let mp = mention.iter().filter(|r| deny(&r.3)).count();
         println!(
-            "{bar:>5.2} {:>6} {:>4.1}% {:>6} {:>4.1}% {:>6} of {}",
+            "{bar:>5.3} {:>6} {:>4.1}% {:>6} {:>4.1}% {:>6} of {}",
             fp,
             100.0 * fp as f64 / low.len().max(1) as f64,
             tp,

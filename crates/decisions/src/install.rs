@@ -23,6 +23,20 @@ pub const SHIPPED: [(&str, &str); 4] = [
     ("permission", include_str!("../catalogs/permission.json")),
 ];
 
+/// The permission catalog `install` seeds for the `builtin` provider: the shipped one's
+/// question, with the bars fitted for the model inside the binary (`thresholds_for: builtin`),
+/// written by `scripts/builtin-bars.sh` from its held-out evaluation.
+pub const PERMISSION_BUILTIN: &str = include_str!("../catalogs/permission.builtin.json");
+
+/// The permission catalog to seed for a provider: the builtin model's own bars for it, else the
+/// shipped catalog.
+pub fn permission_for(provider: Option<&str>) -> &'static str {
+    match provider {
+        Some(crate::builtin::NAME) => PERMISSION_BUILTIN,
+        _ => SHIPPED[3].1,
+    }
+}
+
 /// A shipped catalog's text, by name.
 pub fn shipped(name: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
@@ -128,7 +142,8 @@ pub fn seed_config(existing: Option<&str>, path: &Path, provider: &str) -> Resul
         Some(ConfigFile::Missing) => unreachable!("parse_config never reports a missing file"),
     };
     config.provider = Some(provider.to_string());
-    if provider != NONE && !config.providers.contains_key(provider) {
+    // The builtin model's descriptor is the binary's own: not copied, so it stays current.
+    if provider != NONE && provider != crate::builtin::NAME && !config.providers.contains_key(provider) {
         let d = builtin(provider).map(|d| serde_json::to_value(d).unwrap_or(Value::Null)).unwrap_or(Value::Null);
         config.providers.insert(provider.into(), d);
     }

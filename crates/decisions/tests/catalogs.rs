@@ -95,3 +95,19 @@ fn every_choice_option_and_score_level_is_described() {
         }
     }
 }
+
+#[test]
+fn the_permission_catalog_seeded_for_builtin_asks_the_same_question_on_its_own_bars() {
+    let builtin: Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).expect("json");
+    let shipped: Value =
+        serde_json::from_str(decisions::install::shipped("permission").expect("shipped")).expect("json");
+    assert_eq!(builtin["questions"], shipped["questions"], "the question the model learned, word for word");
+    assert_eq!(builtin["thresholds_for"], "builtin");
+    let model = decisions::builtin("builtin").expect("builtin");
+    assert!(decisions::validate_catalog(&builtin, &model).is_ok());
+    // Bars fitted for one model do not carry to another.
+    let jev = decisions::builtin("jev").expect("jev");
+    assert!(decisions::validate_catalog(&builtin, &jev).is_err());
+    let act = builtin["thresholds"]["destructive"]["act"].as_f64().expect("an act bar");
+    assert!((0.5..=1.0).contains(&act), "{act}");
+}

@@ -44,7 +44,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     match &f.descriptor {
         Ok(d) if d.name != decisions::NONE => {
             row("calibration", decisions::calibration_label(d).to_string());
-            row("endpoint", if d.endpoint.is_empty() { "(not set)".into() } else { d.endpoint.clone() });
+            row(
+                "endpoint",
+                match (d.endpoint.is_empty(), d.name == decisions::builtin::NAME) {
+                    (_, true) => "none: the model runs inside this binary, offline".into(),
+                    (true, false) => "(not set)".into(),
+                    (false, false) => d.endpoint.clone(),
+                },
+            );
             row("model", if d.model.is_empty() { "(not pinned)".into() } else { d.model.clone() });
             match &d.auth_env {
                 Some(var) => {

@@ -69,6 +69,10 @@ struct TestArgs {
     /// Print the result as JSON
     #[arg(long)]
     json: bool,
+    /// Ask this provider instead of the project's (with its own permission catalog when the
+    /// project has none, so `--provider builtin` works anywhere)
+    #[arg(long, value_name = "NAME")]
+    provider: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -117,7 +121,7 @@ fn answer(agent: Agent) -> anyhow::Result<u8> {
     let outcome = within_deadline(started, budget_ms, &env, move || {
         let mut input = Vec::new();
         let read = std::io::stdin().read_to_end(&mut input);
-        decide(agent, if read.is_ok() { &input } else { b"" }, budget_ms, &Env::Process)
+        decide(agent, if read.is_ok() { &input } else { b"" }, budget_ms, &Env::Process, None)
     });
     if let Some(reply) = &outcome.deny {
         crate::output::print_json(reply, false)?;
@@ -177,7 +181,9 @@ fn budget(env: &Env) -> u64 {
     }
 }
 
-fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env) -> Outcome {
+/// What the hook decides. `chosen` (only `hook test --provider`) asks that provider, with the
+/// permission catalog it would be seeded with where the project has none.
+fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env, chosen: Option<&str>) -> Outcome {
     // An agent may echo a provider's key (a command that prints it): every key the environment
     // holds for a known provider is out of the input before anything reads, clips, sends or
     // logs it. The project's own key variables join once its config is read.
@@ -202,27 +208,43 @@ fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env) -> Outcome {
         }
     };
     // No project or no permission.json: silent, and no network.
-    let Some(leo) = out.project.clone() else { return out };
-    let catalog = decisions::catalog_path(&leo, permission::CATALOG);
-    if !catalog.is_file() {
-        out.stage = Stage::NoCatalog(catalog);
+    let seeded = chosen.map(|p| {
+        CatalogRef::Document(decisions::json::Document {
+            value: serde_json::from_str(decisions::install::permission_for(Some(p))).unwrap_or_default(),
+            duplicates: Vec::new(),
+        })
+    });
+    let leo = match (out.project.clone(), &seeded) {
+        (Some(leo), _) => Some(leo),
+        (None, Some(_)) => None,
+        (None, None) => return out,
+    };
+    let catalog = leo.as_deref().map(|l| decisions::catalog_path(l, permission::CATALOG));
+    let has_catalog = catalog.as_ref().is_some_and(|c| c.is_file());
+    if !has_catalog && seeded.is_none() {
+        out.stage = Stage::NoCatalog(catalog.unwrap_or_default());
         return out;
     }
     // Each file is read once: what decides whether to ask is what the ask uses.
-    let config = decisions::load_config(&leo);
+    let config = leo.as_deref().map_or(decisions::ConfigFile::Missing, decisions::load_config);
     let own = config.config().map(|c| c.providers.values().filter_map(|d| d["auth_env"].as_str()).collect::<Vec<_>>());
     redactor.add_from_env(env, own.unwrap_or_default());
     let command = redactor.redact(&call.command);
     let by_name = CatalogRef::Name(permission::CATALOG.into());
     let read_by = crate::seam::after(Instant::now(), budget_ms);
-    let doc = decisions::load_catalog(Some(&by_name), Some(&leo), read_by).ok();
+    let doc = match (has_catalog, seeded) {
+        (true, _) => decisions::load_catalog(Some(&by_name), leo.as_deref(), read_by).ok(),
+        (false, Some(CatalogRef::Document(d))) => Some(d),
+        (false, _) => None,
+    };
     let question = question_text(doc.as_ref().map(|d| &d.value));
     let request = Request {
         catalog: Some(doc.map_or(by_name, CatalogRef::Document)),
         questions: vec![permission::QUESTION.into()],
         state: json!({"command": command, "cwd": hook.cwd.as_ref().map(|c| c.display().to_string())}),
-        leo_dir: Some(leo),
+        leo_dir: leo,
         config: Some(config),
+        provider: chosen.map(|p| decisions::ProviderChoice::Name(p.to_string())),
         timeout_ms: Some(budget_ms),
         ..Request::default()
     };
@@ -312,7 +334,13 @@ fn test(t: TestArgs) -> anyhow::Result<u8> {
     let budget_ms = budget(&env);
     let agent = t.agent;
     let bytes = input.to_string().into_bytes();
-    let outcome = within_deadline(started, budget_ms, &env, move || decide(agent, &bytes, budget_ms, &Env::Process));
+    if let Some(p) = &t.provider {
+        decisions::install::check_provider(p).map_err(|e| crate::exit::CliError::usage(format!("--provider: {e}")))?;
+    }
+    let chosen = t.provider.clone();
+    let outcome = within_deadline(started, budget_ms, &env, move || {
+        decide(agent, &bytes, budget_ms, &Env::Process, chosen.as_deref())
+    });
     let elapsed_ms = started.elapsed().as_millis() as u64;
     let report = Report::of(&outcome, t.agent, event, &t.command, &cwd, elapsed_ms, budget_ms);
     if t.json {
@@ -405,6 +433,9 @@ impl Report {
                 }
                 match verdict {
                     Verdict::Deny { reason, .. } => reason.clone(),
+                    Verdict::Allow(Some(why)) if why.cause == permission::Cause::Band => {
+                        format!("{}; the agent's own permission flow decides", why.reason)
+                    }
                     Verdict::Allow(Some(why)) => {
                         format!("{} ({}); the agent's own permission flow decides", why.reason, why.cause.as_str())
                     }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use decisions::Env;
 use decisions::agent::settings::{Edit, Scope, hook_command, wire};
 use decisions::agent::{Agent, HookEvent};
-use decisions::install::{SHIPPED, check_provider, payload, payload_dir, seed_config};
+use decisions::install::{SHIPPED, check_provider, payload, payload_dir, permission_for, seed_config};
 
 use crate::exit;
 use crate::exit::CliError;
@@ -45,7 +45,7 @@ fn event(s: &str) -> Result<HookEvent, String> {
 pub fn run(args: Args) -> anyhow::Result<u8> {
     let env = Env::Process;
     // Check everything before writing anything.
-    let (provider, from_flag) = match args.provider {
+    let (mut provider, from_flag) = match args.provider {
         Some(p) => (Some(p), true),
         None => (env.get(decisions::PROVIDER_ENV), false),
     };
@@ -86,9 +86,28 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         return Err(CliError::usage("--trust: only Codex keeps a trust of its hooks; pass --agent codex").into());
     }
     let wirings = plan_wiring(&args.wiring, args.event, project.as_deref(), &env)?;
-    // The hook reads the project's permission.json: an agent wired into a project gets it.
+    // An agent wired into a project with no provider chosen, here or before, gets the model
+    // inside the binary: the hook protects from the first minute, with no key.
+    let mut defaulted = false;
+    if provider.is_none()
+        && !wirings.is_empty()
+        && let Some(p) = &project
+    {
+        let config = decisions::load_config(&p.join(".leopold"));
+        if !matches!(config, decisions::ConfigFile::Malformed { .. })
+            && config.config().is_none_or(|c| c.provider.is_none())
+        {
+            provider = Some(decisions::builtin::NAME.to_string());
+            defaulted = true;
+        }
+    }
+    // The hook reads the project's permission.json: an agent wired into a project gets it,
+    // with the bars fitted for the provider seeded.
     if !wirings.is_empty() && project.is_some() && !catalogs.iter().any(|(n, _)| *n == "permission") {
-        catalogs.extend(SHIPPED.iter().filter(|(n, _)| *n == "permission").copied());
+        catalogs.push(("permission", permission_for(provider.as_deref())));
+    }
+    if let Some(i) = catalogs.iter().position(|(n, _)| *n == "permission") {
+        catalogs[i].1 = permission_for(provider.as_deref());
     }
     let decisions_dir = project.as_ref().map(|p| p.join(".leopold").join("decisions"));
     let seeded = match (&decisions_dir, &provider) {
@@ -123,7 +142,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         } else {
             write_if_changed(path, text)?;
             let verb = if existing.is_some() { "updated" } else { "seeded" };
-            println!("config: {verb} {} (provider {p})", path.display());
+            let why = if defaulted {
+                ": the model inside this binary, no key and no network; --provider NAME chooses another, --provider none keeps the hook silent"
+            } else {
+                ""
+            };
+            println!("config: {verb} {} (provider {p}{why})", path.display());
         }
     } else if let Some(dir) = &decisions_dir {
         let path = dir.join("config.json");
@@ -266,9 +290,10 @@ fn todo(path: &Path, config: &str, provider: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut out = Vec::new();
+    let in_process = d.name == decisions::builtin::NAME;
     let fields: Vec<&str> = [("endpoint", &d.endpoint), ("model", &d.model)]
         .into_iter()
-        .filter(|(_, v)| v.trim().is_empty())
+        .filter(|(f, v)| v.trim().is_empty() && !(in_process && *f == "endpoint"))
         .map(|(f, _)| f)
         .collect();
     if !fields.is_empty() {

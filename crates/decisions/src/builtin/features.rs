@@ -195,16 +195,31 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     let sub2 = subs.get(1).map(String::as_str).unwrap_or("");
     let paths: Vec<&'static str> = args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
     let broad = |p: &&str| matches!(*p, "root" | "home" | "home_top" | "system_top" | "parent");
-    let text = args.join(" ").to_ascii_lowercase();
+    let mut text = args.join(" ").to_ascii_lowercase();
+    if let Some(fed) = &call.stdin_text {
+        text.push(' ');
+        text.push_str(&fed.to_ascii_lowercase());
+    }
     // `-n` is a dry run for the programs whose manuals say so.
     let dash_n = short('n')
         && (matches!(tool, "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook")
             || tool.starts_with("mkfs")
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
     let dry = dash_n
-        || ["--dry-run", "--dryrun", "--what-if", "--check", "--noop", "--simulate", "--no-act", "--dry"]
-            .iter()
-            .any(|f| has(f))
+        || [
+            "--dry-run",
+            "--dryrun",
+            "--what-if",
+            "--check",
+            "--noop",
+            "--simulate",
+            "--no-act",
+            "--dry",
+            "--preview",
+            "--preview-only",
+        ]
+        .iter()
+        .any(|f| has(f))
         || (has("-s") && tool == "apt-get")
         || (has("-N") && tool.starts_with("mkfs"))
         || text.contains("--dry-run=");
@@ -213,10 +228,10 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     }
     if has("--help")
         || has("-help")
-        || (has("-h") && args.len() == 1)
+        || args.last().is_some_and(|a| a == "-h")
         || sub == "help"
         || tool == "man"
-        || has("--version")
+        || (has("--version") && args.len() == 1)
         || has("-V") && args.len() == 1
     {
         out.push("help");
@@ -249,8 +264,21 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
             out.push("device_edit")
         }
         "fdisk" | "parted" | "sfdisk" | "gdisk" | "lsblk" | "blkid" => out.push("read"),
-        "shutdown" | "reboot" | "halt" | "poweroff" if !has("-c") => out.push("power"),
-        "kill" | "pkill" | "killall" => out.push(if has("-1") || tool == "killall" { "kill_many" } else { "kill" }),
+        "shutdown" | "reboot" | "halt" | "poweroff" if !has("-c") && !has("--show") => out.push("power"),
+        "find" if has("-delete") => {
+            let start = args.iter().find(|a| !a.starts_with('-')).map_or("here_all", |a| path_class(a));
+            let broad = matches!(start, "root" | "home" | "home_top" | "system_top" | "tmp");
+            out.push(if broad { "delete_broad" } else { "delete_local" });
+        }
+        "systemctl" if matches!(sub, "reboot" | "poweroff" | "halt" | "kexec" | "suspend" | "hibernate") => {
+            out.push("power")
+        }
+        ":" | "true" if !call.writes.is_empty() => out.push("empties"),
+        "kubectl" if sub == "cp" && args.last().is_some_and(|a| a.contains(':')) => out.push("send"),
+        // Every process the user has (`kill -9 -1`, `pkill -u "$USER"`), not the ones named.
+        "kill" | "pkill" | "killall" => {
+            out.push(if has("-1") || has("-u") || has("--user") { "kill_many" } else { "kill" })
+        }
         "crontab" if short('r') => out.push("delete_broad"),
         "userdel" | "deluser" => out.push("delete_broad"),
         "scp" | "sftp" => {
@@ -268,12 +296,24 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
                 out.push("delete_local");
             }
         }
-        "mail" | "sendmail" | "mutt" | "mailx" | "nc" | "ncat" | "netcat" | "telnet" => out.push("send"),
+        // A mail client sends only to someone; alone it reads the mailbox.
+        "mail" | "sendmail" | "mutt" | "mailx" | "swaks" if args.iter().any(|a| a.contains('@')) => out.push("send"),
+        "mail" | "mutt" | "mailx" => out.push("read"),
+        // `nc -z` scans, `nc -l` listens: only a connection that carries data sends it.
+        "nc" | "ncat" | "netcat" => out.push(if short('z') {
+            "read"
+        } else if short('l') {
+            "download"
+        } else {
+            "send"
+        }),
+        "telnet" => out.push("download"),
         "curl" | "wget" | "http" | "https" | "xh" => {
             let method = args
                 .iter()
-                .position(|a| a == "-X" || a == "--request")
-                .and_then(|i| args.get(i + 1))
+                .position(|a| a == "-X" || a == "--request" || a == "--method")
+                .and_then(|i| args.get(i + 1).cloned())
+                .or_else(|| args.iter().find_map(|a| a.strip_prefix("--method=").map(str::to_string)))
                 .map(|m| m.to_ascii_uppercase());
             // A body sent with an explicit GET is a query (settled 27).
             let mutating = |m: &str| matches!(m, "POST" | "PUT" | "PATCH" | "DELETE");
@@ -293,7 +333,7 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
             .iter()
             .any(|f| has(f));
             let sends = method.as_deref().is_some_and(mutating)
-                || (body && method.is_none())
+                || (body && method.is_none() && !short('G') && !has("--get"))
                 || (matches!(tool, "http" | "https" | "xh")
                     && matches!(sub, "post" | "put" | "patch" | "delete" | "POST" | "PUT" | "PATCH" | "DELETE"));
             let local = text.contains("localhost") || text.contains("127.0.0.1");
@@ -338,9 +378,18 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         _ => {}
     }
     // Publishing, releasing, deploying: the verbs of package managers and platforms.
-    const PUBLISH: [&str; 10] =
-        ["publish", "release", "deploy", "upload", "push", "promote", "submit", "ship", "merge", "rollout"];
-    const DESTROY: [&str; 16] = [
+    const PUBLISH: [&str; 16] = [
+        "publish", "release", "deploy", "upload", "push", "promote", "submit", "ship", "merge", "rollout", "send",
+        "notify", "post", "invoke", "trigger", "fork",
+    ];
+    const DESTROY: [&str; 23] = [
+        "yank",
+        "unpublish",
+        "deprecate",
+        "revoke",
+        "archive",
+        "close",
+        "forget",
         "delete",
         "destroy",
         "remove",
@@ -358,9 +407,9 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         "kill",
         "deregister",
     ];
-    const CHANGE: [&str; 14] = [
+    const CHANGE: [&str; 16] = [
         "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch",
-        "edit", "import",
+        "edit", "import", "mb", "label",
     ];
     const READ: [&str; 17] = [
         "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan",
@@ -380,6 +429,9 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         if verbs.iter().any(|v| READ.contains(v)) {
             out.push("read_verb");
         }
+    }
+    if has("--push") {
+        out.push("publish_verb");
     }
     if matches!(tool, "docker" | "podman") {
         match sub {
@@ -415,17 +467,37 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
             .position(|a| a == "-h" || a == "--host")
             .and_then(|i| args.get(i + 1))
             .is_some_and(|h| h != "localhost" && h != "127.0.0.1");
-        let destroys =
-            ["drop ", "delete", "truncate", "flushall", "flushdb", "deletemany", "dropdatabase", "update ", "alter "]
-                .iter()
-                .any(|w| text.contains(w));
+        let destroys = [
+            "drop ",
+            "drop(",
+            "delete",
+            "truncate",
+            "flushall",
+            "flushdb",
+            "dropdatabase",
+            "update",
+            "alter ",
+            "insert",
+            "remove(",
+            "replace",
+            "shutdown",
+            "del ",
+        ]
+        .iter()
+        .any(|w| text.contains(w));
         let reads = ["select ", "show ", "describe", "explain", "\\d", "keys ", "get ", "find(", "count"]
             .iter()
             .any(|w| text.contains(w));
         // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
         let explained = text.contains("explain ") && !text.contains("analyze");
+        // A client with no statement to run, no script and nothing fed to it opens a session.
+        let session = !call.args.iter().zip(&call.quoted).any(|(a, q)| {
+            *q || a.starts_with("-c") || matches!(a.as_str(), "-e" | "--eval" | "-f" | "--command" | "--file")
+        }) && !call.reads_script;
         if explained {
             out.push("db_read");
+        } else if session && !destroys && !reads {
+            out.push("db_session");
         } else if destroys {
             out.push(if remote_db { "db_destroy_remote" } else { "db_destroy" });
         } else if reads {
@@ -434,6 +506,15 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     }
     if paths.contains(&"store_url") && (DESTROY.contains(&sub2) || DESTROY.contains(&sub)) {
         out.push("store_delete");
+    }
+    // A copy or sync between a store and here: which way it goes.
+    if matches!(sub2, "cp" | "sync" | "mv") || matches!(sub, "cp" | "sync" | "copy" | "copyto") {
+        let ends: Vec<&str> = args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
+        match ends.last() {
+            Some(&"store_url") => out.push("send"),
+            Some(_) if ends.contains(&"store_url") => out.push("download"),
+            _ => {}
+        }
     }
     for (op, target) in &call.writes {
         let class = path_class(target);

@@ -33,6 +33,29 @@ pub struct Call {
     pub reads_script: bool,
     /// Where its output is written (`>`, `>>`, `&>`): the operator and the target.
     pub writes: Vec<(String, String)>,
+    /// What a heredoc feeds it, clipped: the statements a database client runs, say.
+    pub stdin_text: Option<String>,
+}
+
+/// How much of a heredoc a call keeps.
+const STDIN_MAX: usize = 4096;
+
+/// Database clients: what they read from a pipe or a file is statements we cannot see.
+pub fn is_database_client(program: &str) -> bool {
+    matches!(
+        base(program),
+        "psql"
+            | "mysql"
+            | "mariadb"
+            | "sqlite3"
+            | "mongosh"
+            | "mongo"
+            | "redis-cli"
+            | "clickhouse-client"
+            | "cqlsh"
+            | "sqlcmd"
+            | "duckdb"
+    )
 }
 
 /// What a command runs, as far as it can be read.
@@ -114,7 +137,8 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
                 // A shell at the end of a pipe runs what the pipe carries: unseen code.
                 if i > 0 {
                     for call in &mut out[before..] {
-                        if is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-')) {
+                        let shell = is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-'));
+                        if shell || is_database_client(&call.program) {
                             call.reads_script = true;
                         }
                     }
@@ -253,6 +277,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
     }
     let mut writes = Vec::new();
     let mut heredoc = None;
+    let mut stdin_file = false;
     for r in redirects {
         match &r.kind {
             NodeKind::Redirect { op, target, .. } if op.contains('>') => {
@@ -260,6 +285,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
                     writes.push((op.clone(), t));
                 }
             }
+            NodeKind::Redirect { op, .. } if op == "<" => stdin_file = true,
             NodeKind::HereDoc { content, .. } => heredoc = Some(content.clone()),
             _ => {}
         }
@@ -267,7 +293,13 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
     let mut ctx = *ctx;
     let mut xargs = false;
     unwrap(&mut parts, &mut ctx, &mut xargs);
-    let Some((program, _)) = parts.first().cloned() else { return };
+    let Some((program, _)) = parts.first().cloned() else {
+        // Only redirections (`> ~/.gitconfig`): the null command, writing.
+        if !writes.is_empty() {
+            push(out, ":".into(), Vec::new(), &ctx, false, false, writes);
+        }
+        return;
+    };
     let args: Vec<(String, bool)> = parts[1..].to_vec();
     let inner = Context { depth: ctx.depth + 1, ..ctx };
     let name = base(&program).to_string();
@@ -293,10 +325,34 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
         && let Some(rest) = ssh_command(&args)
     {
         let remote = Context { remote: true, ..inner };
+        let before = out.len();
         if !parse_into(&rest, &remote, out) {
             out.push(Call { program: "ssh".into(), remote: true, ..Call::default() });
         }
+        // `ssh host bash < script.sh`: the remote shell runs a local script we cannot see.
+        for call in &mut out[before..] {
+            if stdin_file && (is_shell(&call.program) || is_database_client(&call.program)) {
+                call.reads_script = true;
+            }
+        }
         return;
+    }
+    // Parallel shells and ansible: the command they run on many machines.
+    if matches!(name.as_str(), "pssh" | "parallel-ssh" | "pdsh" | "clush")
+        && let Some((code, _)) = args.iter().rev().find(|(a, _)| !a.starts_with('-'))
+        && parse_into(code, &Context { remote: true, ..inner }, out)
+    {
+        return;
+    }
+    if name == "ansible" {
+        let module = args.iter().position(|(a, _)| a == "-m" || a == "--module-name").and_then(|i| args.get(i + 1));
+        if matches!(module.map(|(m, _)| m.as_str()), None | Some("shell" | "command" | "raw"))
+            && let Some(i) = args.iter().position(|(a, _)| a == "-a" || a == "--args")
+            && let Some((code, _)) = args.get(i + 1)
+            && parse_into(code, &Context { remote: true, ..inner }, out)
+        {
+            return;
+        }
     }
     if name == "kubectl"
         && args.first().is_some_and(|(a, _)| a == "exec")
@@ -345,7 +401,10 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             return;
         }
     }
-    push(out, program, args, &ctx, xargs, false, writes);
+    let reads = (is_database_client(&name) || is_shell(&name)) && (stdin_file || heredoc.is_some());
+    let at = out.len();
+    push(out, program, args, &ctx, xargs, reads, writes);
+    out[at].stdin_text = heredoc.map(|h| crate::secret::clip(&h, STDIN_MAX));
 }
 
 fn push(
@@ -358,7 +417,17 @@ fn push(
     writes: Vec<(String, String)>,
 ) {
     let (args, quoted) = args.into_iter().unzip();
-    out.push(Call { program, args, quoted, remote: ctx.remote, elevated: ctx.elevated, xargs, reads_script, writes });
+    out.push(Call {
+        program,
+        args,
+        quoted,
+        remote: ctx.remote,
+        elevated: ctx.elevated,
+        xargs,
+        reads_script,
+        writes,
+        stdin_text: None,
+    });
 }
 
 /// A word quoted again for the shell, for code rebuilt from words (`find -exec`).

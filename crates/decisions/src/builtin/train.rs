@@ -38,7 +38,7 @@ pub struct Params {
 }
 
 /// The parameters the shipped model is fitted with.
-pub const PARAMS: Params = Params { epochs: 600, step: 0.05, l2: 1e-3, generic: false, l2_rules: 1e-6 };
+pub const PARAMS: Params = Params { epochs: 600, step: 0.05, l2: 3e-4, generic: false, l2_rules: 1e-6 };
 /// The mass an `unsure` row puts on its own level.
 const UNSURE_MASS: f64 = 0.6;
 

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The builtin model's bars, from evidence: `decisions eval --provider builtin` on the held-out
+# split (model/heldout.jsonl, the tools training held out), asked of the twin fitted without
+# them, its rows recorded, then `decisions ledger propose` on that ledger. The act bar it
+# proposes is written into crates/decisions/catalogs/permission.builtin.json (the shipped
+# permission.json with "thresholds_for": "builtin"), the catalog `install` seeds for builtin;
+# the reliability diagram goes to docs/builtin-reliability.svg, the evaluation to
+# model/heldout-eval.txt. Run after examples/builtin_train, with the binary built from it.
+#
+#   bash scripts/builtin-bars.sh [DECISIONS_BIN]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-target/$(rustc -vV | sed -n 's/^host: //p')/debug/decisions}
+bin=$(realpath "$bin")
+root=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/.leopold/decisions"
+cp crates/decisions/catalogs/permission.json "$work/.leopold/decisions/permission.json"
+heldout=$(sed -n 2p crates/decisions/src/builtin/model.txt)
+"$bin" providers | python3 -c "
+import json, sys
+d = json.load(sys.stdin)['providers']['builtin']
+d['model'] = '$heldout'
+json.dump({'version': 'decisions/1.0', 'provider': 'builtin', 'providers': {'builtin': d}}, open('$work/.leopold/decisions/config.json', 'w'))"
+cd "$work"
+"$bin" eval --catalog permission --question destructive --input "$root/model/heldout.jsonl" --record --no-log \
+  --svg "$root/docs/builtin-reliability.svg" | tee "$root/model/heldout-eval.txt"
+"$bin" ledger propose > proposal.json
+cd "$root"
+python3 - "$work/proposal.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+proposals = [json.loads(l) for l in text.splitlines() if l.strip().startswith("{")] or [json.loads(text)]
+p = next(p for p in proposals if p.get("provider") == "builtin" and p.get("question") == "destructive")
+if p.get("status") != "proposed":
+    sys.exit(f"no bar proposed: {p}")
+import math
+act = math.ceil(p["act"] * 1000 - 1e-9) / 1000  # up: a bar below the proposed one admits what it refused
+catalog = json.load(open("crates/decisions/catalogs/permission.json"))
+out = {"version": catalog["version"], "thresholds_for": "builtin", "questions": catalog["questions"],
+       "thresholds": {"destructive": {"floor": 0.5, "escalate": round(min(0.7, act), 3), "act": act}}}
+open("crates/decisions/catalogs/permission.builtin.json", "w").write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+print(f"act bar {act} from {p['samples']} held-out decisions ({p['reasoning']})")
+PY
