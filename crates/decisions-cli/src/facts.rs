@@ -251,6 +251,20 @@ fn agents(project: Option<&Path>, env: &Env) -> Vec<AgentHook> {
                         continue;
                     }
                 };
+                if let Some(text) = &place.text {
+                    for w in decisions::agent::settings::misfiled(text, agent) {
+                        let events: Vec<&str> = agent.events().iter().map(|e| e.name()).collect();
+                        hook.unreadable.push(format!(
+                            "the {} hook in {} is filed under \"{}\", an event {} never sends ({}), so it never runs: move it under one of those, or delete it and run decisions install --agent {}",
+                            agent.name(),
+                            place.path.display(),
+                            decisions::escape::terminal(&w.event),
+                            agent.title(),
+                            events.join(", "),
+                            agent.name()
+                        ));
+                    }
+                }
                 match place.wired() {
                     Ok(found) => hook.wired.extend(found.into_iter().map(|w| {
                         let runs = our_program(&w.command, agent)

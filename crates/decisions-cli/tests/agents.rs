@@ -310,3 +310,15 @@ fn doctor_asks_codex_itself_whether_it_trusts_the_hook_and_install_trust_trusts_
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("--trust: no codex binary on PATH") && r.stderr.contains("/hooks"), "{}", r.stderr);
 }
+
+#[test]
+fn doctor_says_an_entry_filed_under_an_event_the_agent_never_sends_will_not_run() {
+    let s = Sandbox::new();
+    run(&s, &["install", "--provider", "jev", "--agent", "claude-code"], &[]);
+    let path = s.project.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&path).expect("settings").replace("\"PreToolUse\"", "\"PreToolUsage\"");
+    std::fs::write(&path, text).expect("write");
+    let d = run(&s, &["doctor"], &[]);
+    assert_eq!(d.code, 1, "{}", d.stdout);
+    assert!(d.stdout.contains("is filed under \"PreToolUsage\", an event Claude Code never sends"), "{}", d.stdout);
+}

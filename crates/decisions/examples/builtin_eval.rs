@@ -46,7 +46,7 @@ fn experiment(spec: &str, root: &Path) {
             }
         }
     }
-    for bar in [0.3, 0.5, 0.7, 0.9, 0.99] {
+    for bar in [0.3, 0.5, 0.7, 0.9, 0.977, 0.99] {
         let (mut fp, mut low, mut tp, mut top) = (0, 0, 0, 0);
         for (level, p) in &oof {
             let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();

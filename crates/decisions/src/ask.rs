@@ -167,7 +167,8 @@ pub struct Prepared {
     questions: Vec<String>,
     key: SecretKey,
     budget_ms: u64,
-    agent: ureq::Agent,
+    /// Made on first use: a provider that answers in-process never pays for it.
+    agent: std::sync::OnceLock<ureq::Agent>,
 }
 
 impl std::fmt::Debug for Prepared {
@@ -248,7 +249,7 @@ impl Prepared {
             key: &self.key,
             deadline: after(started, self.budget_ms),
             budget_ms: self.budget_ms,
-            agent: &self.agent,
+            agent: self.agent.get_or_init(crate::transport::agent),
             pace,
         };
         let mut events = vec![Event::DecisionAsked {
@@ -485,7 +486,7 @@ fn prepare_from(request: &Request<'_>, started: Instant) -> Result<Prepared, Dec
         questions,
         key: SecretKey::new(key),
         budget_ms,
-        agent: crate::transport::agent(),
+        agent: std::sync::OnceLock::new(),
     })
 }
 

@@ -174,6 +174,54 @@ pub fn wired(text: &str, agent: Agent, path: &Path) -> Result<Vec<Wired>, Settin
     }
 }
 
+/// Our hooks filed under an event the agent never sends (a typo, `PreToolUsage`): the agent
+/// never runs them. Empty when there are none, or the text does not parse.
+pub fn misfiled(text: &str, agent: Agent) -> Vec<Wired> {
+    let known = |name: &str| agent.events().iter().any(|e| e.name() == name);
+    let mut out = Vec::new();
+    let mut check = |event: &str, command: &str| {
+        if !known(event) && our_program(command, agent).is_some() {
+            out.push(Wired { event: event.to_string(), command: command.to_string() });
+        }
+    };
+    match agent {
+        Agent::Codex => {
+            let Ok(doc) = text.parse::<DocumentMut>() else { return out };
+            let Some(hooks) = doc.get("hooks").and_then(Item::as_table_like) else { return out };
+            for (event, groups) in hooks.iter() {
+                for g in 0..entries(groups) {
+                    let Some(inner) = entry(groups, g).and_then(|t| t.get("hooks")) else { continue };
+                    for h in 0..entries(inner) {
+                        if let Some(c) = entry(inner, h).and_then(|t| t.get("command")).and_then(Item::as_str) {
+                            check(event, c);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {
+            let Ok(Some(v)) = CstRootNode::parse(text, &json_options()).map(|r| r.to_serde_value()) else { return out };
+            let layout = layout(agent);
+            let Some(hooks) = v.get("hooks").and_then(serde_json::Value::as_object) else { return out };
+            for (event, groups) in hooks {
+                for group in groups.as_array().into_iter().flatten() {
+                    let members: Vec<&serde_json::Value> = if layout.nested {
+                        group.get("hooks").and_then(serde_json::Value::as_array).into_iter().flatten().collect()
+                    } else {
+                        vec![group]
+                    };
+                    for hook in members {
+                        if let Some(c) = hook.get(layout.command).and_then(serde_json::Value::as_str) {
+                            check(event, c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Wire our hook for `event` into an agent's settings text (`None`: there is no file yet). An
 /// entry of ours already there for that event is kept where it is, its command brought up to
 /// date; ours for another event is taken out; nothing else changes.
@@ -773,6 +821,20 @@ mod tests {
         assert_eq!(codex_trust_level(&text, &dir).as_deref(), Some("trusted"));
         assert_eq!(codex_trust_level(&text, Path::new("/nowhere/else")), None);
         assert_eq!(codex_trust_level("[projects]\n", &dir), None);
+    }
+
+    #[test]
+    fn an_entry_under_an_event_the_agent_never_sends_is_found() {
+        let json = "{\"hooks\": {\"PreToolUsage\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"decisions hook claude-code\"}]}]}}";
+        assert_eq!(
+            misfiled(json, Agent::ClaudeCode),
+            [Wired { event: "PreToolUsage".into(), command: "decisions hook claude-code".into() }]
+        );
+        assert!(wired_hooks(json, Agent::ClaudeCode).is_empty());
+        let toml = "[[hooks.PreToolUsage]]\nmatcher = \"Bash\"\n[[hooks.PreToolUsage.hooks]]\ntype = \"command\"\ncommand = \"decisions hook codex\"\n";
+        assert_eq!(misfiled(toml, Agent::Codex).len(), 1);
+        let fine = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"decisions hook claude-code\"}]}]}}";
+        assert!(misfiled(fine, Agent::ClaudeCode).is_empty());
     }
 
     #[test]

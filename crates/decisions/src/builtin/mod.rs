@@ -173,17 +173,21 @@ pub fn unsupported(question: &Question) -> Option<String> {
     let what = |l: &Value| {
         l.get("what").and_then(Value::as_str).map(str::to_string).or_else(|| l.as_str().map(str::to_string))
     };
-    if levels.len() != LEVELS || levels.iter().map(what).collect::<Vec<_>>() != trained {
+    if levels.len() != LEVELS || levels.iter().map(what).collect::<Vec<_>>() != trained.to_vec() {
         return Some(format!("question \"{QUESTION}\" has levels other than the ones it learned: {can}"));
     }
     None
 }
 
-/// The `what` of each level of the shipped rubric.
-fn rubric_levels() -> Vec<Option<String>> {
-    let doc: Value = serde_json::from_str(RUBRIC).unwrap_or_default();
-    let levels = doc.pointer("/questions/destructive/criteria").and_then(Value::as_array).cloned().unwrap_or_default();
-    levels.iter().map(|l| l.get("what").and_then(Value::as_str).map(str::to_string)).collect()
+/// The `what` of each level of the shipped rubric, read once.
+fn rubric_levels() -> &'static [Option<String>] {
+    static LEVELS_WHAT: std::sync::LazyLock<Vec<Option<String>>> = std::sync::LazyLock::new(|| {
+        let doc: Value = serde_json::from_str(RUBRIC).unwrap_or_default();
+        let levels =
+            doc.pointer("/questions/destructive/criteria").and_then(Value::as_array).cloned().unwrap_or_default();
+        levels.iter().map(|l| l.get("what").and_then(Value::as_str).map(str::to_string)).collect()
+    });
+    &LEVELS_WHAT
 }
 
 /// Answer one question about a state, with the model the descriptor pins.
