@@ -116,3 +116,22 @@ fn an_unfamiliar_tool_or_an_unseen_script_comes_out_unsure() {
         assert!(peak < 0.7, "{c}: {p:?}");
     }
 }
+
+#[test]
+fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
+    let m = builtin::model();
+    let score = |p: [f64; 4]| p.iter().enumerate().map(|(k, x)| k as f64 * x).sum::<f64>();
+    // Nested past any one-liner: unread, so spread, never a stack overflow.
+    for c in [
+        format!("{}rm -rf ~{}", "if true; then ".repeat(3000), "; fi".repeat(3000)),
+        format!("{}ls{}", "while true; do ".repeat(3000), "; done".repeat(3000)),
+        format!("{}ls{}", "case a in a) ".repeat(2000), ";; esac".repeat(2000)),
+        "(".repeat(100_000),
+        "$(".repeat(10_000),
+    ] {
+        let p = m.command(&c);
+        assert!(score(p) < 2.5 && p.iter().copied().fold(0.0, f64::max) < 0.7, "{}...: {p:?}", &c[..30]);
+    }
+    // Ten thousand harmless calls are not one destructive one.
+    assert!(score(m.command(&vec!["cat"; 10_000].join(" | "))) < 2.5);
+}

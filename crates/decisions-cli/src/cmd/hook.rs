@@ -29,6 +29,8 @@ const DEFAULT_TIMEOUT_MS: u64 = 2000;
 const GRACE_MS: u64 = 250;
 /// How long a write that began just before the deadline is waited for.
 const SETTLE_MS: u64 = 50;
+/// The hook worker's stack, in bytes.
+const WORKER_STACK: usize = 16 << 20;
 /// The variable that sets the budget.
 const TIMEOUT_ENV: &str = "LEOPOLD_DECISIONS_TIMEOUT_MS";
 
@@ -142,9 +144,11 @@ fn within_deadline(
 ) -> Outcome {
     let answer_by = crate::seam::after(started, budget_ms.saturating_add(GRACE_MS / 2));
     let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
+    // A roomy stack: the command is parsed as a program here (docs/builtin-model.md).
+    let spawned = std::thread::Builder::new().stack_size(WORKER_STACK).spawn(move || {
         let _ = tx.send(work());
     });
+    drop(spawned);
     rx.recv_timeout(answer_by.saturating_duration_since(Instant::now())).unwrap_or_else(|_| {
         // The worker may still hold the input: the project comes from the environment.
         let reason = format!("no decision within {budget_ms}ms + {GRACE_MS}ms grace");

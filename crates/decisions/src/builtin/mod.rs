@@ -126,8 +126,26 @@ impl<'a> Model<'a> {
             // Nothing it can read: what it knows of a command it knows nothing of.
             return self.call(&[features::bucket("bias")]);
         }
-        highest(&calls)
+        highest(&most_destructive(calls))
     }
+}
+
+/// How many of a command's calls its distribution is the highest of: its most destructive
+/// ones. The calls' errors are not independent, so a long pipeline of harmless programs must
+/// not add up to a destructive one.
+pub const CALLS_COMBINED: usize = 3;
+
+/// The calls with the highest expected levels, at most [`CALLS_COMBINED`], the first of equals
+/// first.
+pub fn most_destructive(mut calls: Vec<[f64; LEVELS]>) -> Vec<[f64; LEVELS]> {
+    let expected = |p: &[f64; LEVELS]| p.iter().enumerate().map(|(k, x)| k as f64 * x).sum::<f64>();
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    order.sort_by(|a, b| expected(&calls[*b]).total_cmp(&expected(&calls[*a])).then(a.cmp(b)));
+    order.truncate(CALLS_COMBINED);
+    order.sort_unstable();
+    let keep: Vec<[f64; LEVELS]> = order.iter().map(|i| calls[*i]).collect();
+    calls.clear();
+    keep
 }
 
 /// The softmax of logits.
@@ -229,6 +247,17 @@ pub fn score_answer(question: &Question, p: [f64; LEVELS], model: &str) -> Answe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_pipeline_of_harmless_calls_does_not_add_up_to_a_destructive_one() {
+        let calm = [0.9, 0.05, 0.03, 0.02];
+        let many = highest(&most_destructive(vec![calm; 10_000]));
+        assert!(many[3] < 0.07, "{many:?}");
+        let worst = [0.0, 0.0, 0.1, 0.9];
+        let mut calls = vec![calm; 50];
+        calls.push(worst);
+        assert!(highest(&most_destructive(calls))[3] >= 0.9, "the worst call still counts");
+    }
 
     #[test]
     fn the_highest_of_calls_is_their_maximums_distribution() {

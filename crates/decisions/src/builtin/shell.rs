@@ -70,7 +70,7 @@ pub struct Program {
 /// Read a command as a shell program.
 pub fn analyse(command: &str) -> Program {
     let mut program = Program::default();
-    if command.len() > COMMAND_MAX || nesting(command) > NESTING_MAX {
+    if command.len() > COMMAND_MAX || nesting(command) > NESTING_MAX || compounds(command) > NESTING_MAX {
         program.unreadable = true;
         return program;
     }
@@ -95,6 +95,14 @@ fn nesting(text: &str) -> usize {
         }
     }
     most
+}
+
+/// How many compound commands a text opens (`if`, `while`, `until`, `for`, `case`, `select`):
+/// a bound on how deep the parser could recurse through them, taken before it does.
+fn compounds(text: &str) -> usize {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}' | '`'))
+        .filter(|w| matches!(*w, "if" | "while" | "until" | "for" | "case" | "select"))
+        .count()
 }
 
 /// What the calls inside a wrapper inherit.
@@ -632,6 +640,11 @@ mod tests {
     #[test]
     fn what_cannot_be_read_says_so() {
         assert!(analyse(&"(".repeat(500)).unreadable);
+        // Compound commands nested past any one-liner: unread, never a stack overflow.
+        let nested = format!("{}rm -rf ~{}", "if true; then ".repeat(3000), "; fi".repeat(3000));
+        assert!(analyse(&nested).unreadable);
+        let cases = format!("{}ls{}", "case a in a) ".repeat(2000), ";; esac".repeat(2000));
+        assert!(analyse(&cases).unreadable);
         assert!(analyse(&"a".repeat(COMMAND_MAX + 1)).unreadable);
         assert!(analyse("echo 'unterminated").unreadable);
         assert_eq!(dequote(r#"a"b\"c"'d e'\ f"#), "ab\"cd e f");

@@ -162,7 +162,19 @@ fn logits(w: &Weights, call: &[usize], temperature: f64) -> [f64; LEVELS] {
 /// The distribution of one example under weights.
 pub fn predict(w: &Weights, calls: &[Vec<usize>], temperature: f64) -> [f64; LEVELS] {
     let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, temperature))).collect();
-    super::highest(&ps)
+    super::highest(&super::most_destructive(ps))
+}
+
+/// The calls a command's distribution is made of, as [`super::most_destructive`] picks them.
+fn combined<'a>(w: &Weights, calls: &'a [Vec<usize>]) -> Vec<&'a Vec<usize>> {
+    let expected =
+        |c: &Vec<usize>| softmax(logits(w, c, 1.0)).iter().enumerate().map(|(k, x)| k as f64 * x).sum::<f64>();
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    let e: Vec<f64> = calls.iter().map(expected).collect();
+    order.sort_by(|a, b| e[*b].total_cmp(&e[*a]).then(a.cmp(b)));
+    order.truncate(super::CALLS_COMBINED);
+    order.sort_unstable();
+    order.iter().map(|i| &calls[*i]).collect()
 }
 
 /// The loss of one example and its gradient with respect to each call's logits.
@@ -241,8 +253,9 @@ pub fn fit_with(examples: &[Example], params: &Params) -> Weights {
         }
         for e in examples {
             let twice = [&e.calls, &e.generic];
-            for calls in twice.iter().take(if params.generic { 2 } else { 1 }) {
-                let (_, dz) = loss_and_grad(&w, calls, &e.target);
+            for all in twice.iter().take(if params.generic { 2 } else { 1 }) {
+                let calls: Vec<Vec<usize>> = combined(&w, all).into_iter().cloned().collect();
+                let (_, dz) = loss_and_grad(&w, &calls, &e.target);
                 for (call, d) in calls.iter().zip(&dz) {
                     for &b in call {
                         for k in 0..LEVELS {
