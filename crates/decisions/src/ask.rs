@@ -335,7 +335,7 @@ impl<T> Decision<T> {
 pub const READ_BUDGET_MS: u64 = 5000;
 
 /// `ms` after `start`; a budget too large to add is as good as none.
-fn after(start: Instant, ms: u64) -> Instant {
+pub(crate) fn after(start: Instant, ms: u64) -> Instant {
     start.checked_add(Duration::from_millis(ms)).unwrap_or(start + Duration::from_secs(86_400))
 }
 

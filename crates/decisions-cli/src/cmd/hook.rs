@@ -17,9 +17,9 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use decisions::agent::{Agent, HookEvent};
-use decisions::consumer::permission::{self, Verdict};
-use decisions::{CatalogRef, Decision, Env, Event, Redactor, Request, clip};
-use serde_json::{Value, json};
+use decisions::consumer::permission::{self, Outcome, Stage, Verdict, decide, project};
+use decisions::{Env, Event, clip};
+use serde_json::Value;
 
 use crate::exit;
 
@@ -86,33 +86,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Verb::Cursor => answer(Agent::Cursor),
         Verb::Test(t) => test(t),
     }
-}
-
-/// What the hook did, at the stage it stopped.
-enum Stage {
-    /// The input is not a shell call in an event that can deny (logged as `decision_skipped`).
-    NotAShellCall(String),
-    /// No `.leopold` above the agent's directory: silent.
-    NoProject,
-    /// The project has no `permission.json`: silent.
-    NoCatalog(PathBuf),
-    /// `permission.json` is there but nothing can be asked (logged as `decision_skipped`).
-    Skipped(String),
-    /// The provider was asked.
-    Asked { decision: Decision<()>, verdict: Verdict, thresholds: Option<decisions::Thresholds> },
-    /// The worker gave nothing by the deadline.
-    OutOfTime(String),
-}
-
-/// What the worker decided: the stage it reached, the events to log in the project, the reply,
-/// if any, and whose session it was.
-struct Outcome {
-    project: Option<PathBuf>,
-    stage: Stage,
-    events: Vec<Event>,
-    deny: Option<Value>,
-    session: Option<String>,
-    agent_id: Option<String>,
 }
 
 /// The hook itself: read stdin, decide within the deadline, answer, log.
@@ -182,135 +155,6 @@ fn budget(env: &Env) -> u64 {
                 DEFAULT_TIMEOUT_MS
             }
         },
-    }
-}
-
-/// What the hook decides. `chosen` (only `hook test --provider`) asks that provider, with the
-/// permission catalog it would be seeded with where the project has none.
-fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env, chosen: Option<&str>) -> Outcome {
-    // An agent may echo a provider's key (a command that prints it): every key the environment
-    // holds for a known provider is out of the input before anything reads, clips, sends or
-    // logs it. The project's own key variables join once its config is read.
-    let builtin: Vec<String> =
-        decisions::known_names().filter_map(decisions::builtin).filter_map(|d| d.auth_env).collect();
-    let mut redactor = Redactor::from_env(env, builtin.iter().map(String::as_str));
-    let hook = decisions::agent::read_call(agent, input, &redactor);
-    let mut out = Outcome {
-        project: project(hook.cwd.as_deref(), env),
-        stage: Stage::NoProject,
-        events: Vec::new(),
-        deny: None,
-        session: hook.session,
-        agent_id: hook.agent_id,
-    };
-    let call = match hook.call {
-        Ok(call) => call,
-        Err(reason) => {
-            out.events.push(Event::DecisionSkipped { reason: reason.to_string() });
-            out.stage = Stage::NotAShellCall(reason.to_string());
-            return out;
-        }
-    };
-    // No project or no permission.json: silent, and no network.
-    let seeded = chosen.map(|p| {
-        CatalogRef::Document(decisions::json::Document {
-            value: serde_json::from_str(decisions::install::permission_for(Some(p))).unwrap_or_default(),
-            duplicates: Vec::new(),
-        })
-    });
-    let leo = match (out.project.clone(), &seeded) {
-        (Some(leo), _) => Some(leo),
-        (None, Some(_)) => None,
-        (None, None) => return out,
-    };
-    let catalog = leo.as_deref().map(|l| decisions::catalog_path(l, permission::CATALOG));
-    let has_catalog = catalog.as_ref().is_some_and(|c| c.is_file());
-    if !has_catalog && seeded.is_none() {
-        out.stage = Stage::NoCatalog(catalog.unwrap_or_default());
-        return out;
-    }
-    // Each file is read once: what decides whether to ask is what the ask uses.
-    let config = leo.as_deref().map_or(decisions::ConfigFile::Missing, decisions::load_config);
-    let own = config.config().map(|c| c.providers.values().filter_map(|d| d["auth_env"].as_str()).collect::<Vec<_>>());
-    redactor.add_from_env(env, own.unwrap_or_default());
-    let command = redactor.redact(&call.command);
-    let by_name = CatalogRef::Name(permission::CATALOG.into());
-    let read_by = crate::seam::after(Instant::now(), budget_ms);
-    let doc = match (has_catalog, seeded) {
-        (true, _) => decisions::load_catalog(Some(&by_name), leo.as_deref(), read_by).ok(),
-        (false, Some(CatalogRef::Document(d))) => Some(d),
-        (false, _) => None,
-    };
-    let question = question_text(doc.as_ref().map(|d| &d.value));
-    let request = Request {
-        catalog: Some(doc.map_or(by_name, CatalogRef::Document)),
-        questions: vec![permission::QUESTION.into()],
-        state: json!({"command": command, "cwd": hook.cwd.as_ref().map(|c| c.display().to_string())}),
-        leo_dir: leo,
-        config: Some(config),
-        provider: chosen.map(|p| decisions::ProviderChoice::Name(p.to_string())),
-        timeout_ms: Some(budget_ms),
-        ..Request::default()
-    };
-    // Nothing can be asked (no provider, no key, a config or catalog that does not read or
-    // validate): the agent hears nothing, and the log says why once.
-    let prepared = match decisions::prepare(&request) {
-        Ok(p) => p,
-        Err(failed) => {
-            let why = failed.answers.iter().find_map(|(_, r)| r.clone().err()).map_or_else(
-                || "nothing could be asked".to_string(),
-                |f| match f.detail {
-                    Some(d) => format!("{}: {d}", f.reason),
-                    None => f.reason.to_string(),
-                },
-            );
-            out.events.push(Event::DecisionSkipped { reason: why.clone() });
-            out.stage = Stage::Skipped(why);
-            return out;
-        }
-    };
-    let thresholds = prepared.catalog().question(permission::QUESTION).map(|q| q.thresholds);
-    let decision = prepared.ask(&request.state, ());
-    out.events.extend(decision.events.iter().cloned());
-    let command = clip(&command, permission::COMMAND_MAX);
-    let verdict = permission::verdict(&decision, &question);
-    match &verdict {
-        Verdict::Deny { score, reason, .. } => {
-            out.events.push(Event::DecisionDenied { command, score: *score, question: permission::QUESTION.into() });
-            out.deny = Some(call.event.deny(&format!("decisions: {reason}")));
-        }
-        Verdict::Allow(Some(fallback)) => out.events.push(Event::DecisionTimeout {
-            reason: fallback.reason.clone(),
-            cause: fallback.cause.as_str().into(),
-            command: Some(command),
-        }),
-        Verdict::Allow(None) => {}
-    }
-    out.stage = Stage::Asked { decision, verdict, thresholds };
-    out
-}
-
-/// The project's `.leopold`: from the `cwd` the agent sent, else `LEOPOLD_PROJECT_DIR`, else
-/// the agent's project variable, else the working directory.
-fn project(cwd: Option<&Path>, env: &Env) -> Option<PathBuf> {
-    let named = env.get(decisions::PROJECT_ENV).filter(|d| !d.trim().is_empty()).map(PathBuf::from);
-    if let Some(leo) = cwd.and_then(decisions::find_leo_dir) {
-        return Some(leo);
-    }
-    if let Some(dir) = named {
-        return Some(dir.join(".leopold")).filter(|l| l.is_dir());
-    }
-    let from_env = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"].iter().find_map(|v| env.get(v)).map(PathBuf::from);
-    from_env.into_iter().chain(std::env::current_dir().ok()).find_map(|d| decisions::find_leo_dir(&d))
-}
-
-/// The question as the catalog words it, for the denial to quote.
-fn question_text(doc: Option<&Value>) -> String {
-    let instructions = doc.and_then(|d| d.pointer(&format!("/questions/{}/instructions", permission::QUESTION)));
-    match instructions {
-        Some(Value::String(s)) => s.clone(),
-        Some(v) => v.get("question").and_then(Value::as_str).unwrap_or(permission::QUESTION).to_string(),
-        None => permission::QUESTION.to_string(),
     }
 }
 

@@ -2,11 +2,23 @@
 //! It can only ever add a denial: it denies when the `destructive` answer is in the act band
 //! and its score is at least [`DENY_AT`] on the 0..3 rubric; every other outcome allows.
 //!
-//! What the agents send and the reply that denies are theirs: [`crate::agent`].
+//! What the agents send and the reply that denies are theirs: [`crate::agent`]. [`decide`] is
+//! the hook's whole decision (redaction, project, catalog, prepare, ask, verdict, events), so the
+//! hook, `hook test` and anything else that asks as the hook does take one code path; the CLI
+//! keeps reading stdin under its deadline, printing and logging.
 
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use crate::agent::Agent;
 use crate::answer::{AnswerValue, FailureReason};
-use crate::ask::Decision;
+use crate::ask::{CatalogRef, Decision, Request};
 use crate::band::Band;
+use crate::config::Env;
+use crate::event::Event;
+use crate::secret::{Redactor, clip};
 
 /// The catalog the hook asks from.
 pub const CATALOG: &str = "permission";
@@ -121,6 +133,177 @@ pub fn verdict<T>(decision: &Decision<T>, question: &str) -> Verdict {
             },
         ),
         None => fall_back(Cause::Failed, format!("no answer for {QUESTION}")),
+    }
+}
+
+// ---- The hook's decision: one code path for the hook, `hook test` and what asks as they do --
+
+/// What the hook did, at the stage it stopped.
+pub enum Stage {
+    /// The input is not a shell call in an event that can deny (logged as `decision_skipped`).
+    NotAShellCall(String),
+    /// No `.leopold` above the agent's directory: silent.
+    NoProject,
+    /// The project has no `permission.json`: silent.
+    NoCatalog(PathBuf),
+    /// `permission.json` is there but nothing can be asked (logged as `decision_skipped`).
+    Skipped(String),
+    /// The provider was asked.
+    Asked {
+        /// The decision.
+        decision: Decision<()>,
+        /// What the hook does with it.
+        verdict: Verdict,
+        /// The question's bars.
+        thresholds: Option<crate::contract::Thresholds>,
+    },
+    /// The worker gave nothing by the deadline.
+    OutOfTime(String),
+}
+
+/// What the worker decided: the stage it reached, the events to log in the project, the reply,
+/// if any, and whose session it was.
+pub struct Outcome {
+    /// The project's `.leopold`, where the events are logged.
+    pub project: Option<PathBuf>,
+    /// The stage the hook reached.
+    pub stage: Stage,
+    /// The events to log.
+    pub events: Vec<Event>,
+    /// The reply that denies, in the shape the event reads; none to stay silent.
+    pub deny: Option<Value>,
+    /// The agent's session, clipped.
+    pub session: Option<String>,
+    /// The agent's id, clipped.
+    pub agent_id: Option<String>,
+}
+
+/// What the hook decides. `chosen` (only `hook test --provider`) asks that provider, with the
+/// permission catalog it would be seeded with where the project has none.
+pub fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env, chosen: Option<&str>) -> Outcome {
+    // An agent may echo a provider's key (a command that prints it): every key the environment
+    // holds for a known provider is out of the input before anything reads, clips, sends or
+    // logs it. The project's own key variables join once its config is read.
+    let builtin: Vec<String> =
+        crate::descriptor::known_names().filter_map(crate::descriptor::builtin).filter_map(|d| d.auth_env).collect();
+    let mut redactor = Redactor::from_env(env, builtin.iter().map(String::as_str));
+    let hook = crate::agent::read_call(agent, input, &redactor);
+    let mut out = Outcome {
+        project: project(hook.cwd.as_deref(), env),
+        stage: Stage::NoProject,
+        events: Vec::new(),
+        deny: None,
+        session: hook.session,
+        agent_id: hook.agent_id,
+    };
+    let call = match hook.call {
+        Ok(call) => call,
+        Err(reason) => {
+            out.events.push(Event::DecisionSkipped { reason: reason.to_string() });
+            out.stage = Stage::NotAShellCall(reason.to_string());
+            return out;
+        }
+    };
+    // No project or no permission.json: silent, and no network.
+    let seeded = chosen.map(|p| {
+        CatalogRef::Document(crate::json::Document {
+            value: serde_json::from_str(crate::install::permission_for(Some(p))).unwrap_or_default(),
+            duplicates: Vec::new(),
+        })
+    });
+    let leo = match (out.project.clone(), &seeded) {
+        (Some(leo), _) => Some(leo),
+        (None, Some(_)) => None,
+        (None, None) => return out,
+    };
+    let catalog = leo.as_deref().map(|l| crate::project::catalog_path(l, CATALOG));
+    let has_catalog = catalog.as_ref().is_some_and(|c| c.is_file());
+    if !has_catalog && seeded.is_none() {
+        out.stage = Stage::NoCatalog(catalog.unwrap_or_default());
+        return out;
+    }
+    // Each file is read once: what decides whether to ask is what the ask uses.
+    let config = leo.as_deref().map_or(crate::config::ConfigFile::Missing, crate::config::load_config);
+    let own = config.config().map(|c| c.providers.values().filter_map(|d| d["auth_env"].as_str()).collect::<Vec<_>>());
+    redactor.add_from_env(env, own.unwrap_or_default());
+    let command = redactor.redact(&call.command);
+    let by_name = CatalogRef::Name(CATALOG.into());
+    let read_by = crate::ask::after(Instant::now(), budget_ms);
+    let doc = match (has_catalog, seeded) {
+        (true, _) => crate::ask::load_catalog(Some(&by_name), leo.as_deref(), read_by).ok(),
+        (false, Some(CatalogRef::Document(d))) => Some(d),
+        (false, _) => None,
+    };
+    let question = question_text(doc.as_ref().map(|d| &d.value));
+    let request = Request {
+        catalog: Some(doc.map_or(by_name, CatalogRef::Document)),
+        questions: vec![QUESTION.into()],
+        state: json!({"command": command, "cwd": hook.cwd.as_ref().map(|c| c.display().to_string())}),
+        leo_dir: leo,
+        config: Some(config),
+        provider: chosen.map(|p| crate::ask::ProviderChoice::Name(p.to_string())),
+        timeout_ms: Some(budget_ms),
+        ..Request::default()
+    };
+    // Nothing can be asked (no provider, no key, a config or catalog that does not read or
+    // validate): the agent hears nothing, and the log says why once.
+    let prepared = match crate::ask::prepare(&request) {
+        Ok(p) => p,
+        Err(failed) => {
+            let why = failed.answers.iter().find_map(|(_, r)| r.clone().err()).map_or_else(
+                || "nothing could be asked".to_string(),
+                |f| match f.detail {
+                    Some(d) => format!("{}: {d}", f.reason),
+                    None => f.reason.to_string(),
+                },
+            );
+            out.events.push(Event::DecisionSkipped { reason: why.clone() });
+            out.stage = Stage::Skipped(why);
+            return out;
+        }
+    };
+    let thresholds = prepared.catalog().question(QUESTION).map(|q| q.thresholds);
+    let decision = prepared.ask(&request.state, ());
+    out.events.extend(decision.events.iter().cloned());
+    let command = clip(&command, COMMAND_MAX);
+    let verdict = verdict(&decision, &question);
+    match &verdict {
+        Verdict::Deny { score, reason, .. } => {
+            out.events.push(Event::DecisionDenied { command, score: *score, question: QUESTION.into() });
+            out.deny = Some(call.event.deny(&format!("decisions: {reason}")));
+        }
+        Verdict::Allow(Some(fallback)) => out.events.push(Event::DecisionTimeout {
+            reason: fallback.reason.clone(),
+            cause: fallback.cause.as_str().into(),
+            command: Some(command),
+        }),
+        Verdict::Allow(None) => {}
+    }
+    out.stage = Stage::Asked { decision, verdict, thresholds };
+    out
+}
+
+/// The project's `.leopold`: from the `cwd` the agent sent, else `LEOPOLD_PROJECT_DIR`, else
+/// the agent's project variable, else the working directory.
+pub fn project(cwd: Option<&Path>, env: &Env) -> Option<PathBuf> {
+    let named = env.get(crate::project::PROJECT_ENV).filter(|d| !d.trim().is_empty()).map(PathBuf::from);
+    if let Some(leo) = cwd.and_then(crate::project::find_leo_dir) {
+        return Some(leo);
+    }
+    if let Some(dir) = named {
+        return Some(dir.join(".leopold")).filter(|l| l.is_dir());
+    }
+    let from_env = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"].iter().find_map(|v| env.get(v)).map(PathBuf::from);
+    from_env.into_iter().chain(std::env::current_dir().ok()).find_map(|d| crate::project::find_leo_dir(&d))
+}
+
+/// The question as the catalog words it, for the denial to quote.
+pub fn question_text(doc: Option<&Value>) -> String {
+    let instructions = doc.and_then(|d| d.pointer(&format!("/questions/{}/instructions", QUESTION)));
+    match instructions {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.get("question").and_then(Value::as_str).unwrap_or(QUESTION).to_string(),
+        None => QUESTION.to_string(),
     }
 }
 
