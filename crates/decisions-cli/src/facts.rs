@@ -357,8 +357,7 @@ fn check(agent: Agent, at: &mut WiredAt, project: &Path, env: &Env) {
                     config.display()
                 )),
             }
-            let claude = Place::read(Agent::ClaudeCode, Scope::Project, project, env).ok();
-            if claude.and_then(|p| p.wired().ok()).is_some_and(|w| !w.is_empty()) {
+            if crate::wiring::claude_wired_in(project, env) {
                 at.warnings.push(COPILOT_RUNS_CLAUDE.to_string());
             }
         }

@@ -158,6 +158,11 @@ pub fn runnable(program: &str) -> Result<PathBuf, String> {
 /// The routes to trusting our Codex hook, for a person, a script and CI.
 pub const CODEX_TRUST_ROUTES: &str = "trust it in Codex's /hooks screen, or run `decisions install --agent codex --trust`, or run CI with `codex exec --dangerously-bypass-hook-trust`";
 
+/// What Codex needs before it runs our hook, said each install until it is trusted.
+pub fn codex_trust_todo() -> String {
+    format!("Codex runs a hook only once it is trusted, and silently skips it until then: {CODEX_TRUST_ROUTES}")
+}
+
 /// Why a `PermissionRequest` hook protects nothing headless.
 pub const ASKS_FIRST: &str = "PermissionRequest fires only where the agent would ask you first: when it bypasses its permissions (headless `claude -p --permission-mode bypassPermissions`, `codex exec --dangerously-bypass-approvals-and-sandbox`, yolo modes) the hook never runs; wire PreToolUse (the default) to judge every shell command";
 
@@ -171,9 +176,6 @@ pub fn notes(agent: Agent, scope: Scope, event: HookEvent, project: &Path, env: 
     match agent {
         Agent::ClaudeCode => {}
         Agent::Codex => {
-            todo.push(format!(
-                "Codex runs a hook only once it is trusted, and silently skips it until then: {CODEX_TRUST_ROUTES}"
-            ));
             if scope == Scope::Project && codex_project_trust(project, env).as_deref() != Some("trusted") {
                 todo.push(format!(
                     "Codex loads {} only in a project it trusts, and this one is not: trust it when Codex asks on start, or add [projects.\"{}\"] trust_level = \"trusted\" to {} (or wire it with --scope user)",
@@ -198,8 +200,7 @@ pub fn notes(agent: Agent, scope: Scope, event: HookEvent, project: &Path, env: 
                     copilot_home(env).join("config.json").display()
                 ));
             }
-            let claude = Place::read(Agent::ClaudeCode, Scope::Project, project, env).ok();
-            if claude.and_then(|p| p.wired().ok()).is_some_and(|w| !w.is_empty()) {
+            if claude_wired_in(project, env) {
                 warn.push(COPILOT_RUNS_CLAUDE.to_string());
             }
         }
@@ -210,6 +211,12 @@ pub fn notes(agent: Agent, scope: Scope, event: HookEvent, project: &Path, env: 
         }
     }
     (todo, warn)
+}
+
+/// Whether the project's Claude Code settings run our hook (which Copilot CLI runs too).
+pub fn claude_wired_in(project: &Path, env: &Env) -> bool {
+    let claude = Place::read(Agent::ClaudeCode, Scope::Project, project, env).ok();
+    claude.and_then(|p| p.wired().ok()).is_some_and(|w| !w.is_empty())
 }
 
 /// Copilot CLI also runs the project's Claude Code hooks.

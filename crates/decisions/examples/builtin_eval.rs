@@ -8,8 +8,35 @@
 
 use std::path::Path;
 
-use decisions::builtin::{LEVELS, model};
+use decisions::builtin::{LEVELS, expected, model};
+use decisions::consumer::permission::DENY_AT;
 use serde_json::Value;
+
+/// Whether the hook would deny a command with this distribution at this act bar: the score at
+/// least [`DENY_AT`], the certainty (as the seam derives it) at or above the bar.
+fn denies(p: &[f64; LEVELS], bar: f64) -> bool {
+    let probabilities = decisions::Probabilities((0..LEVELS).map(|k| (k.to_string(), p[k])).collect());
+    expected(p) >= DENY_AT && decisions::confidence_from(&probabilities).is_some_and(|c| c >= bar)
+}
+
+/// At a bar: the level 0-1 rows denied and their number, the level 3 rows denied and theirs.
+fn tally<'a>(rows: impl Iterator<Item = (usize, &'a [f64; LEVELS])>, bar: f64) -> [usize; 4] {
+    let mut t = [0; 4];
+    for (level, p) in rows {
+        let deny = usize::from(denies(p, bar));
+        match level {
+            0 | 1 => (t[0], t[1]) = (t[0] + deny, t[1] + 1),
+            3 => (t[2], t[3]) = (t[2] + deny, t[3] + 1),
+            _ => {}
+        }
+    }
+    t
+}
+
+/// A share as a percentage, of none as 0.
+fn pct(part: usize, whole: usize) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
 
 /// With EXPERIMENT=epochs,step,l2: fit the held-out twin in memory with those parameters and
 /// print its figures (for choosing them; the shipped ones are `train::PARAMS`).
@@ -39,56 +66,23 @@ fn experiment(spec: &str, root: &Path) {
         if std::env::var_os("MISSES").is_some() {
             for e in &this {
                 let p = train::predict(&w, &e.calls, t);
-                let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
-                if (e.level == 3 && score < 2.5) || (e.level <= 1 && score >= 2.5) {
+                let score = expected(&p);
+                if (e.level == 3 && score < DENY_AT) || (e.level <= 1 && score >= DENY_AT) {
                     println!("{} {score:.2} [{:.2} {:.2} {:.2} {:.2}] {}", e.level, p[0], p[1], p[2], p[3], e.command);
                 }
             }
         }
     }
     for bar in [0.3, 0.5, 0.7, 0.9, 0.977, 0.99] {
-        let (mut fp, mut low, mut tp, mut top) = (0, 0, 0, 0);
-        for (level, p) in &oof {
-            let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
-            let peak = p.iter().copied().fold(0.0, f64::max);
-            let deny = (4.0 * peak - 1.0) / 3.0 >= bar && score >= 2.5;
-            if *level <= 1 {
-                low += 1;
-                fp += usize::from(deny);
-            }
-            if *level == 3 {
-                top += 1;
-                tp += usize::from(deny);
-            }
-        }
-        println!(
-            "rows out of fold, bar {bar:.2}: deny 0-1 {:.1}% ({fp}), catch 3 {:.1}%",
-            100.0 * fp as f64 / low as f64,
-            100.0 * tp as f64 / top as f64
-        );
+        let [fp, low, tp, top] = tally(oof.iter().map(|(l, p)| (*l, p)), bar);
+        println!("rows out of fold, bar {bar:.2}: deny 0-1 {:.1}% ({fp}), catch 3 {:.1}%", pct(fp, low), pct(tp, top));
     }
     for (what, rows) in [("held out", &held), ("training", &training)] {
+        let predicted: Vec<(usize, [f64; LEVELS])> =
+            rows.iter().map(|e| (e.level, train::predict(&w, &e.calls, t))).collect();
         let figures = |bar: f64| {
-            let (mut fp, mut low, mut tp, mut top) = (0, 0, 0, 0);
-            for e in rows.iter() {
-                let p = train::predict(&w, &e.calls, t);
-                let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
-                let peak = p.iter().copied().fold(0.0, f64::max);
-                let deny = (4.0 * peak - 1.0) / 3.0 >= bar && score >= 2.5;
-                if e.level <= 1 {
-                    low += 1;
-                    fp += usize::from(deny);
-                }
-                if e.level == 3 {
-                    top += 1;
-                    tp += usize::from(deny);
-                }
-            }
-            format!(
-                "bar {bar:.2}: deny 0-1 {:.1}%, catch 3 {:.1}%",
-                100.0 * fp as f64 / low as f64,
-                100.0 * tp as f64 / top as f64
-            )
+            let [fp, low, tp, top] = tally(predicted.iter().map(|(l, p)| (*l, p)), bar);
+            format!("bar {bar:.2}: deny 0-1 {:.1}%, catch 3 {:.1}%", pct(fp, low), pct(tp, top))
         };
         println!(
             "{what} (T {t:.2}, nll {:.3}): {} | {} | {}",
@@ -149,32 +143,20 @@ fn main() {
     let mut bars = vec![0.3, 0.5, 0.7, 0.85, 0.9, 0.95, 0.99, act];
     bars.sort_by(f64::total_cmp);
     bars.dedup();
+    let mentions: Vec<&[f64; LEVELS]> = rows.iter().filter(|r| r.2 == "mention").map(|r| &r.3).collect();
     for bar in bars {
-        let deny = |p: &[f64; LEVELS]| {
-            let score: f64 = (0..LEVELS).map(|k| k as f64 * p[k]).sum();
-            let peak = p.iter().copied().fold(0.0, f64::max);
-            let certainty = (LEVELS as f64 * peak - 1.0) / (LEVELS as f64 - 1.0);
-            certainty >= bar && score >= 2.5
-        };
-        let low: Vec<_> = rows.iter().filter(|r| r.1 <= 1).collect();
-        let top: Vec<_> = rows.iter().filter(|r| r.1 == 3).collect();
-        let mention: Vec<_> = rows.iter().filter(|r| r.2 == "mention").collect();
-        let fp = low.iter().filter(|r| deny(&r.3)).count();
-        let tp = top.iter().filter(|r| deny(&r.3)).count();
-        let mp = mention.iter().filter(|r| deny(&r.3)).count();
+        let [fp, low, tp, top] = tally(rows.iter().map(|r| (r.1, &r.3)), bar);
+        let mp = mentions.iter().filter(|p| denies(p, bar)).count();
         println!(
-            "{bar:>5.3} {:>6} {:>4.1}% {:>6} {:>4.1}% {:>6} of {}",
-            fp,
-            100.0 * fp as f64 / low.len().max(1) as f64,
-            tp,
-            100.0 * tp as f64 / top.len().max(1) as f64,
-            mp,
-            mention.len()
+            "{bar:>5.3} {fp:>6} {:>4.1}% {tp:>6} {:>4.1}% {mp:>6} of {}",
+            pct(fp, low),
+            pct(tp, top),
+            mentions.len()
         );
     }
     if std::env::var_os("SHOW").is_some() {
         for r in &rows {
-            let score: f64 = (0..LEVELS).map(|k| k as f64 * r.3[k]).sum();
+            let score = expected(&r.3);
             println!("{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}", r.1, score, r.3[0], r.3[1], r.3[2], r.3[3], r.0);
         }
     }

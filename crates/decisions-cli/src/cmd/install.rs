@@ -207,12 +207,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             }
         }
         let (todos, warnings) = notes(place.agent, place.scope, *event, &root, &env);
-        // Said when the entry is new or changed; Codex's trust, each run until it is given.
-        for (i, note) in todos.iter().enumerate() {
-            let trust_note = place.agent == Agent::Codex && i == 0;
-            if (did && !trust_note) || (trust_note && !trusted) {
-                println!("todo: {note}");
-            }
+        // Codex's trust, each run until it is given; the rest when the entry is new or changed.
+        if place.agent == Agent::Codex && !trusted {
+            println!("todo: {}", crate::wiring::codex_trust_todo());
+        }
+        for note in todos.iter().filter(|_| did) {
+            println!("todo: {note}");
         }
         for w in warnings {
             println!("warning: {w}");

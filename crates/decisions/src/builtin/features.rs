@@ -632,12 +632,17 @@ pub fn path_class(a: &str) -> &'static str {
 
 /// FNV-1a, 64 bits: a feature's bucket.
 pub fn bucket(feature: &str) -> usize {
+    (fnv1a(feature.as_bytes()) % BUCKETS as u64) as usize
+}
+
+/// FNV-1a, 64 bits, of bytes: a feature's bucket, and a model's name from its weights.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in feature.bytes() {
-        h ^= u64::from(b);
+    for b in bytes {
+        h ^= u64::from(*b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    (h % BUCKETS as u64) as usize
+    h
 }
 
 /// The buckets of a call's features, each once.

@@ -135,17 +135,25 @@ impl<'a> Model<'a> {
 /// not add up to a destructive one.
 pub const CALLS_COMBINED: usize = 3;
 
-/// The calls with the highest expected levels, at most [`CALLS_COMBINED`], the first of equals
-/// first.
-pub fn most_destructive(mut calls: Vec<[f64; LEVELS]>) -> Vec<[f64; LEVELS]> {
-    let expected = |p: &[f64; LEVELS]| p.iter().enumerate().map(|(k, x)| k as f64 * x).sum::<f64>();
+/// A distribution's expected level: the score a score answer gives.
+pub fn expected(p: &[f64; LEVELS]) -> f64 {
+    p.iter().enumerate().map(|(k, x)| k as f64 * x).sum()
+}
+
+/// Which calls a command's distribution is made of: the indices, in call order, of the
+/// [`CALLS_COMBINED`] with the highest expected levels (the first of equals first). Training
+/// picks the same ones.
+pub fn most_destructive_of(calls: &[[f64; LEVELS]]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..calls.len()).collect();
     order.sort_by(|a, b| expected(&calls[*b]).total_cmp(&expected(&calls[*a])).then(a.cmp(b)));
     order.truncate(CALLS_COMBINED);
     order.sort_unstable();
-    let keep: Vec<[f64; LEVELS]> = order.iter().map(|i| calls[*i]).collect();
-    calls.clear();
-    keep
+    order
+}
+
+/// The calls [`most_destructive_of`] picks.
+pub fn most_destructive(calls: Vec<[f64; LEVELS]>) -> Vec<[f64; LEVELS]> {
+    most_destructive_of(&calls).into_iter().map(|i| calls[i]).collect()
 }
 
 /// The softmax of logits.
@@ -178,21 +186,24 @@ pub fn highest(calls: &[[f64; LEVELS]]) -> [f64; LEVELS] {
 
 /// Why a question is not one the model answers; none when it is.
 pub fn unsupported(question: &Question) -> Option<String> {
-    let can = format!(
-        "builtin answers only \"{QUESTION}\" on the shipped permission rubric (a score of {LEVELS} levels about a state with a \"command\"), the question it was trained for"
-    );
+    // Said only when it is not: this runs on every ask.
+    let can = || {
+        format!(
+            "builtin answers only \"{QUESTION}\" on the shipped permission rubric (a score of {LEVELS} levels about a state with a \"command\"), the question it was trained for"
+        )
+    };
     if question.id != QUESTION {
-        return Some(format!("question \"{}\": {can}", crate::secret::clip(&question.id, 80)));
+        return Some(format!("question \"{}\": {}", crate::secret::clip(&question.id, 80), can()));
     }
     let QuestionKind::Score { levels } = &question.kind else {
-        return Some(format!("question \"{QUESTION}\" is a {}: {can}", question.kind.type_name()));
+        return Some(format!("question \"{QUESTION}\" is a {}: {}", question.kind.type_name(), can()));
     };
     let trained = rubric_levels();
     let what = |l: &Value| {
         l.get("what").and_then(Value::as_str).map(str::to_string).or_else(|| l.as_str().map(str::to_string))
     };
-    if levels.len() != LEVELS || levels.iter().map(what).collect::<Vec<_>>() != trained.to_vec() {
-        return Some(format!("question \"{QUESTION}\" has levels other than the ones it learned: {can}"));
+    if levels.len() != LEVELS || !levels.iter().map(what).eq(trained.iter().cloned()) {
+        return Some(format!("question \"{QUESTION}\" has levels other than the ones it learned: {}", can()));
     }
     None
 }
@@ -228,7 +239,7 @@ pub fn answer(question: &Question, state: &Value, pinned: &str) -> Result<Answer
 /// and the confidence derived from it.
 pub fn score_answer(question: &Question, p: [f64; LEVELS], model: &str) -> Answer {
     let probabilities = Probabilities((0..LEVELS).map(|k| (k.to_string(), p[k])).collect());
-    let score: f64 = p.iter().enumerate().map(|(k, x)| k as f64 * x).sum();
+    let score = expected(&p);
     let legend: Map<String, Value> = match &question.kind {
         QuestionKind::Score { levels } => levels.iter().enumerate().map(|(i, l)| (i.to_string(), l.clone())).collect(),
         _ => Map::new(),

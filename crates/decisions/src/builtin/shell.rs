@@ -138,7 +138,6 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
             command(words, redirects, ctx, out);
         }
         NodeKind::Pipeline { commands, .. } => {
-            let start = out.len();
             for (i, c) in commands.iter().enumerate() {
                 let before = out.len();
                 walk(c, ctx, out);
@@ -152,7 +151,6 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
                     }
                 }
             }
-            let _ = start;
         }
         NodeKind::List { items } => {
             for item in items {

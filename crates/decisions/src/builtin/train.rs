@@ -167,14 +167,8 @@ pub fn predict(w: &Weights, calls: &[Vec<usize>], temperature: f64) -> [f64; LEV
 
 /// The calls a command's distribution is made of, as [`super::most_destructive`] picks them.
 fn combined<'a>(w: &Weights, calls: &'a [Vec<usize>]) -> Vec<&'a Vec<usize>> {
-    let expected =
-        |c: &Vec<usize>| softmax(logits(w, c, 1.0)).iter().enumerate().map(|(k, x)| k as f64 * x).sum::<f64>();
-    let mut order: Vec<usize> = (0..calls.len()).collect();
-    let e: Vec<f64> = calls.iter().map(expected).collect();
-    order.sort_by(|a, b| e[*b].total_cmp(&e[*a]).then(a.cmp(b)));
-    order.truncate(super::CALLS_COMBINED);
-    order.sort_unstable();
-    order.iter().map(|i| &calls[*i]).collect()
+    let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, 1.0))).collect();
+    super::most_destructive_of(&ps).into_iter().map(|i| &calls[i]).collect()
 }
 
 /// The loss of one example and its gradient with respect to each call's logits.
@@ -340,12 +334,7 @@ pub fn encode(w: &Weights, temperature: f64) -> Vec<u8> {
 
 /// The model's name for its bytes: `decisions-builtin-` and a hash of them.
 pub fn name(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("decisions-builtin-{:08x}", h >> 32)
+    format!("decisions-builtin-{:08x}", super::features::fnv1a(bytes) >> 32)
 }
 
 /// What training makes: the shipped model's bytes, the held-out twin's, and the held-out rows.
