@@ -62,11 +62,11 @@ fn experiment(spec: &str, root: &Path) {
             all.iter().cloned().partition(|e| decisions::builtin::features::bucket(&format!("cv:{}", e.id)) % 5 != f);
         let t = train::fit_temperature_with(&rest, &params);
         let w = train::fit_with(&rest, &params);
-        oof.extend(this.iter().map(|e| (e.level, train::predict(&w, &e.calls, t))));
+        let predicted: Vec<[f64; LEVELS]> = this.iter().map(|e| train::predict(&w, &e.calls, t)).collect();
+        oof.extend(this.iter().zip(&predicted).map(|(e, p)| (e.level, *p)));
         if std::env::var_os("MISSES").is_some() {
-            for e in &this {
-                let p = train::predict(&w, &e.calls, t);
-                let score = expected(&p);
+            for (e, p) in this.iter().zip(&predicted) {
+                let score = expected(p);
                 if (e.level == 3 && score < DENY_AT) || (e.level <= 1 && score >= DENY_AT) {
                     println!("{} {score:.2} [{:.2} {:.2} {:.2} {:.2}] {}", e.level, p[0], p[1], p[2], p[3], e.command);
                 }

@@ -161,65 +161,41 @@ pub enum SettingsError {
 
 /// Our hooks in an agent's settings text (empty when it holds none, or there is no text).
 pub fn wired(text: &str, agent: Agent, path: &Path) -> Result<Vec<Wired>, SettingsError> {
-    match agent {
-        Agent::Codex => {
-            let doc = parse_toml(text, path)?;
-            Ok(toml_found(&doc, agent).into_iter().map(|f| f.wired).collect())
-        }
-        _ => {
-            let root = parse_json(text, agent, path)?;
-            let Some(obj) = root.object_value() else { return Ok(Vec::new()) };
-            Ok(json_found(&obj, agent, path)?.into_iter().map(|f| f.wired).collect())
-        }
-    }
+    found_in(text, agent, path, Filed::Known)
 }
 
 /// Our hooks filed under an event the agent never sends (a typo, `PreToolUsage`): the agent
 /// never runs them. Empty when there are none, or the text does not parse.
 pub fn misfiled(text: &str, agent: Agent) -> Vec<Wired> {
-    let known = |name: &str| agent.events().iter().any(|e| e.name() == name);
-    let mut out = Vec::new();
-    let mut check = |event: &str, command: &str| {
-        if !known(event) && our_program(command, agent).is_some() {
-            out.push(Wired { event: event.to_string(), command: command.to_string() });
-        }
-    };
+    found_in(text, agent, Path::new(""), Filed::Misfiled).unwrap_or_default()
+}
+
+/// Which of our hooks a walk of a settings file finds: those under an event the agent sends,
+/// or those under any other name.
+#[derive(Clone, Copy, PartialEq)]
+enum Filed {
+    Known,
+    Misfiled,
+}
+
+impl Filed {
+    fn keeps(self, agent: Agent, event: &str) -> bool {
+        agent.events().iter().any(|e| e.name() == event) == (self == Filed::Known)
+    }
+}
+
+fn found_in(text: &str, agent: Agent, path: &Path, filed: Filed) -> Result<Vec<Wired>, SettingsError> {
     match agent {
         Agent::Codex => {
-            let Ok(doc) = text.parse::<DocumentMut>() else { return out };
-            let Some(hooks) = doc.get("hooks").and_then(Item::as_table_like) else { return out };
-            for (event, groups) in hooks.iter() {
-                for g in 0..entries(groups) {
-                    let Some(inner) = entry(groups, g).and_then(|t| t.get("hooks")) else { continue };
-                    for h in 0..entries(inner) {
-                        if let Some(c) = entry(inner, h).and_then(|t| t.get("command")).and_then(Item::as_str) {
-                            check(event, c);
-                        }
-                    }
-                }
-            }
+            let doc = parse_toml(text, path)?;
+            Ok(toml_found(&doc, agent, filed).into_iter().map(|f| f.wired).collect())
         }
         _ => {
-            let Ok(Some(v)) = CstRootNode::parse(text, &json_options()).map(|r| r.to_serde_value()) else { return out };
-            let layout = layout(agent);
-            let Some(hooks) = v.get("hooks").and_then(serde_json::Value::as_object) else { return out };
-            for (event, groups) in hooks {
-                for group in groups.as_array().into_iter().flatten() {
-                    let members: Vec<&serde_json::Value> = if layout.nested {
-                        group.get("hooks").and_then(serde_json::Value::as_array).into_iter().flatten().collect()
-                    } else {
-                        vec![group]
-                    };
-                    for hook in members {
-                        if let Some(c) = hook.get(layout.command).and_then(serde_json::Value::as_str) {
-                            check(event, c);
-                        }
-                    }
-                }
-            }
+            let root = parse_json(text, agent, path)?;
+            let Some(obj) = root.object_value() else { return Ok(Vec::new()) };
+            Ok(json_found(&obj, agent, path, filed)?.into_iter().map(|f| f.wired).collect())
         }
     }
-    out
 }
 
 /// Wire our hook for `event` into an agent's settings text (`None`: there is no file yet). An
@@ -246,7 +222,7 @@ pub fn unwire(text: &str, agent: Agent, path: &Path) -> Result<Edit, SettingsErr
     let out = match agent {
         Agent::Codex => {
             let mut doc = parse_toml(text, path)?;
-            let found = toml_found(&doc, agent);
+            let found = toml_found(&doc, agent, Filed::Known);
             if found.is_empty() {
                 return Ok(Edit::Unchanged);
             }
@@ -256,7 +232,7 @@ pub fn unwire(text: &str, agent: Agent, path: &Path) -> Result<Edit, SettingsErr
         _ => {
             let root = parse_json(text, agent, path)?;
             let Some(obj) = root.object_value() else { return Ok(Edit::Unchanged) };
-            let found = json_found(&obj, agent, path)?;
+            let found = json_found(&obj, agent, path, Filed::Known)?;
             if found.is_empty() {
                 return Ok(Edit::Unchanged);
             }
@@ -377,7 +353,7 @@ fn json_hooks(obj: &CstObject, path: &Path) -> Result<Option<CstObject>, Setting
     }
 }
 
-fn json_found(obj: &CstObject, agent: Agent, path: &Path) -> Result<Vec<JsonFound>, SettingsError> {
+fn json_found(obj: &CstObject, agent: Agent, path: &Path, filed: Filed) -> Result<Vec<JsonFound>, SettingsError> {
     let Some(hooks) = json_hooks(obj, path)? else { return Ok(Vec::new()) };
     let layout = layout(agent);
     let command_of = |hook: &CstNode| {
@@ -386,9 +362,7 @@ fn json_found(obj: &CstObject, agent: Agent, path: &Path) -> Result<Vec<JsonFoun
     };
     let mut found = Vec::new();
     for prop in hooks.properties() {
-        let Some(event) = prop.decoded_name().filter(|n| agent.events().iter().any(|e| e.name() == n)) else {
-            continue;
-        };
+        let Some(event) = prop.decoded_name().filter(|n| filed.keeps(agent, n)) else { continue };
         let Some(groups) = prop.value().and_then(|v| v.as_array()) else { continue };
         for group in groups.elements() {
             let (inner, members) = if layout.nested {
@@ -470,7 +444,7 @@ fn wire_json(text: &str, agent: Agent, event: HookEvent, command: &str, path: &P
     let fresh = text.trim().is_empty();
     let root = parse_json(text, agent, path)?;
     let obj = root.object_value_or_set();
-    let mut found = json_found(&obj, agent, path)?;
+    let mut found = json_found(&obj, agent, path, Filed::Known)?;
     if let Some(keep) = found.iter().position(|f| f.wired.event == event.name()) {
         let kept = found.remove(keep);
         if kept.wired.command != command
@@ -567,17 +541,22 @@ fn toml_hooks(doc: &DocumentMut) -> Option<&dyn TableLike> {
     doc.get("hooks").and_then(Item::as_table_like)
 }
 
-fn toml_found(doc: &DocumentMut, agent: Agent) -> Vec<TomlFound> {
+fn toml_found(doc: &DocumentMut, agent: Agent, filed: Filed) -> Vec<TomlFound> {
     let Some(hooks) = toml_hooks(doc) else { return Vec::new() };
+    // The agent's events in its order; any other name in the file's.
+    let names: Vec<&str> = match filed {
+        Filed::Known => agent.events().iter().map(|e| e.name()).collect(),
+        Filed::Misfiled => hooks.iter().map(|(k, _)| k).filter(|k| filed.keeps(agent, k)).collect(),
+    };
     let mut found = Vec::new();
-    for event in agent.events() {
-        let Some(groups) = hooks.get(event.name()) else { continue };
+    for event in names {
+        let Some(groups) = hooks.get(event) else { continue };
         for g in 0..entries(groups) {
             let Some(inner) = entry(groups, g).and_then(|t| t.get("hooks")) else { continue };
             for h in 0..entries(inner) {
                 let command = entry(inner, h).and_then(|t| t.get("command")).and_then(Item::as_str);
                 if let Some(command) = command.filter(|c| our_program(c, agent).is_some()) {
-                    let wired = Wired { event: event.name().to_string(), command: command.to_string() };
+                    let wired = Wired { event: event.to_string(), command: command.to_string() };
                     found.push(TomlFound { wired, group: g, hook: h });
                 }
             }
@@ -612,7 +591,7 @@ fn toml_remove(doc: &mut DocumentMut, found: &[TomlFound]) {
 
 fn wire_toml(text: &str, agent: Agent, event: HookEvent, command: &str, path: &Path) -> Result<String, SettingsError> {
     let mut doc = parse_toml(text, path)?;
-    let mut found = toml_found(&doc, agent);
+    let mut found = toml_found(&doc, agent, Filed::Known);
     if let Some(keep) = found.iter().position(|f| f.wired.event == event.name()) {
         let kept = found.remove(keep);
         if kept.wired.command != command {
@@ -835,6 +814,12 @@ mod tests {
         assert_eq!(misfiled(toml, Agent::Codex).len(), 1);
         let fine = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"decisions hook claude-code\"}]}]}}";
         assert!(misfiled(fine, Agent::ClaudeCode).is_empty());
+        // A flat layout (Cursor): the entry is the hook.
+        let flat = "{\"version\": 1, \"hooks\": {\"beforeShell\": [{\"command\": \"decisions hook cursor\"}]}}";
+        assert_eq!(
+            misfiled(flat, Agent::Cursor),
+            [Wired { event: "beforeShell".into(), command: "decisions hook cursor".into() }]
+        );
     }
 
     #[test]
