@@ -8,7 +8,8 @@
 #
 # - a 200 MB Decision Card: `card validate` and `card record-answer` (peak RSS, bytes of stderr);
 # - eval over 1,000,000 invalid lines (peak RSS; no line is asked: the provider is a closed port);
-# - watch's first snapshot over a 1,000,000-row calibration ledger (wall time, peak RSS).
+# - watch's first snapshot over a 1,000,000-row calibration ledger (wall time, peak RSS);
+# - the size of each release binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=4dbf7fa
@@ -21,6 +22,7 @@ git -C "$base_src" checkout -q --detach "$rev"
 cargo build -q --release -p decisions-cli
 base=$PWD/target/baseline-target/$host/release/decisions
 now=$PWD/target/$host/release/decisions
+printf 'release binary: %s %d bytes, now %d bytes\n' "$rev" "$(stat -c %s "$base")" "$(stat -c %s "$now")"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/p/.leopold/decisions" && git -C "$work/p" init -q
