@@ -19,9 +19,15 @@ pub fn warn_skipped(skipped: usize, path: &Path) {
 /// Print a JSON value on stdout, pretty when asked, with every character a terminal would act
 /// on written as a `\u` escape (the same JSON value).
 pub fn print_json(v: &impl serde::Serialize, pretty: bool) -> anyhow::Result<()> {
-    let text = if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) };
-    println!("{}", decisions::escape::json_text(&text.context("serialising output")?));
+    print!("{}", json_line(v, pretty)?);
     Ok(())
+}
+
+/// The line [`print_json`] prints, newline included: what `decisions mcp` returns as a tool's
+/// text, byte for byte the command's.
+pub fn json_line(v: &impl serde::Serialize, pretty: bool) -> anyhow::Result<String> {
+    let text = if pretty { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) };
+    Ok(format!("{}\n", decisions::escape::json_text(&text.context("serialising output")?)))
 }
 
 /// A file a command writes at its end, opened before its first request so that a path that

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Subcommand;
 use decisions::Env;
-use decisions::judgment::{Judgment, card_problems, chosen_option, judgment_path};
+use decisions::judgment::{Judgment, chosen_option, judgment_path};
+
+use crate::judgments::problems;
 use decisions::ledger::{OutcomeError, ledger_path, new_id, now_ts, record_outcome};
 use serde_json::Value;
 
@@ -52,6 +54,9 @@ enum Verb {
     Validate {
         /// The card file
         card: PathBuf,
+        /// Print {"valid", "problems"} as one JSON object instead (every problem, unnumbered)
+        #[arg(long)]
+        json: bool,
     },
     /// Print the card with similar_past_decisions filled from the judgment ledger
     Recall {
@@ -98,9 +103,13 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             );
             Ok(exit::OK)
         }
-        Verb::Validate { card } => {
+        Verb::Validate { card, json } => {
             let doc = read_card(&card)?;
             let problems = problems(&doc);
+            if json {
+                crate::output::print_json(&crate::judgments::validation(&problems), false)?;
+                return Ok(if problems.is_empty() { exit::OK } else { exit::FAIL });
+            }
             if problems.is_empty() {
                 println!("ok: {}", card.display());
                 return Ok(exit::OK);
@@ -115,18 +124,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             Ok(exit::FAIL)
         }
         Verb::Recall { card, project } => {
-            let mut doc = valid_card(&card)?;
-            let question = doc["question"].as_str().unwrap_or_default().to_string();
+            let doc = valid_card(&card)?;
             let cwd = std::env::current_dir().context("reading the working directory")?;
-            let found = crate::judgments::recall_fail_open(&judgment_path(&Env::Process, &cwd), &project, &question);
-            doc["similar_past_decisions"] = serde_json::to_value(found)?;
-            let after: Vec<String> = card_problems(&doc).iter().map(ToString::to_string).collect();
-            if !after.is_empty() {
-                return Err(
-                    CliError::fail(format!("the filled card breaks judgment-card.v1: {}", after.join("; "))).into()
-                );
-            }
-            crate::output::print_json(&doc, true)?;
+            let filled = crate::judgments::recall_into(doc, &judgment_path(&Env::Process, &cwd), &project)
+                .map_err(CliError::fail)?;
+            crate::output::print_json(&filled, true)?;
             Ok(exit::OK)
         }
         Verb::RecordAnswer { card, answer, why, project, decision_id, correct, leo_dir } => {
@@ -261,11 +263,4 @@ fn valid_card(path: &Path) -> anyhow::Result<Value> {
         let e = CliError::fail(format!("{} breaks judgment-card.v1: {listed}", path.display()));
         Err(e.hint(format!("see `decisions card validate {}`", path.display())).into())
     }
-}
-
-/// Every way the card repeats a key or breaks judgment-card.v1, each naming where.
-pub fn problems(card: &decisions::json::Document) -> Vec<String> {
-    let mut found: Vec<String> = card.duplicates.iter().map(ToString::to_string).collect();
-    found.extend(card_problems(&card.value).iter().map(ToString::to_string));
-    found
 }

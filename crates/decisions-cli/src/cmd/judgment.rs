@@ -5,7 +5,7 @@
 use anyhow::Context;
 use clap::Subcommand;
 use decisions::Env;
-use decisions::judgment::{Judgment, judgment_path, search};
+use decisions::judgment::{Judgment, judgment_path};
 use decisions::ledger::{new_id, now_ts};
 
 use crate::exit;
@@ -104,14 +104,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         Verb::Search { project, query } => {
             let project = required(project, "--project")?;
-            match search(&path, &project, query.as_deref().unwrap_or_default()) {
-                Ok((found, skipped)) => {
-                    crate::output::warn_skipped(skipped, &path);
-                    for j in &found {
-                        crate::output::print_json(j, false)?;
-                    }
-                }
-                Err(e) => eprintln!("warning: search skipped: {}: {e}", path.display()),
+            for j in crate::judgments::search_fail_open(&path, &project, query.as_deref().unwrap_or_default()) {
+                crate::output::print_json(&j, false)?;
             }
             Ok(exit::OK)
         }

@@ -12,6 +12,7 @@ mod hook;
 mod install;
 mod judgment;
 mod ledger;
+mod mcp;
 mod providers;
 mod remove;
 mod review;
@@ -73,6 +74,8 @@ enum Command {
     Eval(eval::Args),
     /// Show the decisions meters from the event log: calls, decide time, fallback, bands, denials
     Watch(watch::Args),
+    /// Serve the project's decisions tools to an agent over MCP (stdio)
+    Mcp(mcp::Args),
 }
 
 /// Run the parsed command; `Ok` carries the exit code.
@@ -96,5 +99,6 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Review(a) => review::run(a),
         Command::Triage(a) => triage::run(a),
         Command::Watch(a) => watch::run(a),
+        Command::Mcp(a) => mcp::run(a),
     }
 }

@@ -80,10 +80,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(e) = &routed.ledger_error {
         eprintln!("warning: not recorded: {e}");
     }
-    let mut out = serde_json::to_value(&routed.verdict)?;
-    out["decided_by"] = json!(routed.decided_by);
-    out["recorded"] = json!(routed.recorded);
-    out["events"] = json!(routed.events);
-    crate::output::print_json(&out, false)?;
+    crate::output::print_json(&routed.to_json(), false)?;
     Ok(exit::OK)
 }

@@ -652,6 +652,188 @@ fn wire_toml(text: &str, agent: Agent, event: HookEvent, command: &str, path: &P
     Ok(doc.to_string())
 }
 
+// ---- MCP server entries (`install --mcp`) ---------------------------------------------------
+
+/// Our MCP server's name in every agent's settings.
+pub const MCP_NAME: &str = "decisions";
+
+/// The arguments our server entry runs the program with.
+pub const MCP_ARGS: &[&str] = &["mcp"];
+
+/// Where an agent registers a project's MCP servers: Claude Code's `.mcp.json`
+/// (`mcpServers`), Codex's `.codex/config.toml` (`[mcp_servers.<name>]`), Gemini CLI's
+/// `.gemini/settings.json` (`mcpServers`). None for an agent we do not register a server with.
+pub fn mcp_path(agent: Agent, project: &Path) -> Option<PathBuf> {
+    match agent {
+        Agent::ClaudeCode => Some(project.join(".mcp.json")),
+        Agent::Codex => Some(project.join(".codex").join("config.toml")),
+        Agent::Gemini => Some(project.join(".gemini").join("settings.json")),
+        Agent::Copilot | Agent::Cursor => None,
+    }
+}
+
+/// Our server's entry, as an agent's settings hold it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpEntry {
+    /// The program it runs.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+}
+
+/// Our server in an agent's settings text: the entry named `decisions` that runs a program
+/// named `decisions`. None when there is none (or no text); an entry of that name that runs
+/// another program is not ours, and an error: we never take it over.
+pub fn mcp_registered(text: &str, agent: Agent, path: &Path) -> Result<Option<McpEntry>, SettingsError> {
+    let entry = match agent {
+        Agent::Codex => {
+            let doc = parse_toml(text, path)?;
+            let Some(t) = doc.get("mcp_servers").and_then(Item::as_table_like).and_then(|m| m.get(MCP_NAME)) else {
+                return Ok(None);
+            };
+            let t = t.as_table_like().ok_or_else(|| shape(path, "mcp_servers.decisions", "a table", "a value"))?;
+            let args = t
+                .get("args")
+                .and_then(Item::as_array)
+                .map(|a| a.iter().filter_map(|v| v.as_str()).map(String::from).collect());
+            McpEntry {
+                command: t.get("command").and_then(Item::as_str).unwrap_or_default().to_string(),
+                args: args.unwrap_or_default(),
+            }
+        }
+        _ => {
+            let root = parse_json(text, agent, path)?;
+            let Some(v) = root.to_serde_value() else { return Ok(None) };
+            let Some(e) = v.get("mcpServers").and_then(|m| m.get(MCP_NAME)) else { return Ok(None) };
+            let args = e["args"].as_array().map(|a| a.iter().filter_map(|v| v.as_str()).map(String::from).collect());
+            McpEntry { command: e["command"].as_str().unwrap_or_default().to_string(), args: args.unwrap_or_default() }
+        }
+    };
+    if Path::new(&entry.command).file_name().is_some_and(|n| n == "decisions") {
+        Ok(Some(entry))
+    } else {
+        let at = if agent == Agent::Codex { "mcp_servers.decisions" } else { "mcpServers.decisions" };
+        Err(shape(path, at, "our server (a program named decisions)", "another server of that name"))
+    }
+}
+
+/// Register our server (`<program> mcp`) in an agent's settings text (`None`: no file yet).
+/// An entry of ours is brought up to date where it stands; nothing else changes.
+pub fn mcp_register(text: Option<&str>, agent: Agent, program: &str, path: &Path) -> Result<Edit, SettingsError> {
+    let original = text.unwrap_or_default();
+    let wanted = McpEntry { command: program.to_string(), args: MCP_ARGS.iter().map(|a| a.to_string()).collect() };
+    if mcp_registered(original, agent, path)?.as_ref() == Some(&wanted) {
+        return Ok(Edit::Unchanged);
+    }
+    let out = match agent {
+        Agent::Codex => {
+            let mut doc = parse_toml(original, path)?;
+            let servers = doc.entry("mcp_servers").or_insert_with(|| {
+                let mut t = Table::new();
+                t.set_implicit(true);
+                Item::Table(t)
+            });
+            let servers =
+                servers.as_table_like_mut().ok_or_else(|| shape(path, "mcp_servers", "a table", "a value"))?;
+            match servers.get_mut(MCP_NAME).and_then(Item::as_table_like_mut) {
+                Some(ours) => {
+                    ours.insert("command", toml_edit::value(program));
+                    ours.insert("args", toml_edit::value(Value::Array(MCP_ARGS.iter().copied().collect())));
+                }
+                None => {
+                    let mut t = Table::new();
+                    t.insert("command", toml_edit::value(program));
+                    t.insert("args", toml_edit::value(Value::Array(MCP_ARGS.iter().copied().collect())));
+                    servers.insert(MCP_NAME, Item::Table(t));
+                }
+            }
+            doc.to_string()
+        }
+        _ => {
+            let fresh = original.trim().is_empty();
+            let root = parse_json(original, agent, path)?;
+            let obj = root.object_value_or_set();
+            let servers = obj
+                .object_value_or_create("mcpServers")
+                .ok_or_else(|| shape(path, "mcpServers", "an object", "another value"))?;
+            let s = |v: &str| CstInputValue::String(v.to_string());
+            let args = CstInputValue::Array(MCP_ARGS.iter().map(|a| s(a)).collect());
+            match servers.get(MCP_NAME).and_then(|p| p.value()).and_then(|v| v.as_object()) {
+                Some(ours) => {
+                    match ours.get("command") {
+                        Some(c) => c.set_value(s(program)),
+                        None => {
+                            ours.append("command", s(program));
+                        }
+                    }
+                    match ours.get("args") {
+                        Some(a) => a.set_value(args),
+                        None => {
+                            ours.append("args", args);
+                        }
+                    }
+                }
+                None => {
+                    let mut entry = Vec::new();
+                    if agent == Agent::ClaudeCode {
+                        entry.push(("type".to_string(), s("stdio")));
+                    }
+                    entry.push(("command".to_string(), s(program)));
+                    entry.push(("args".to_string(), args));
+                    servers.append(MCP_NAME, CstInputValue::Object(entry));
+                }
+            }
+            if fresh {
+                obj.ensure_multiline();
+            }
+            let mut out = root.to_string();
+            if fresh && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out
+        }
+    };
+    Ok(if out == original { Edit::Unchanged } else { Edit::Write(out) })
+}
+
+/// Take our server out of an agent's settings text, and nothing else; `mcpServers` left empty
+/// goes too, and a file left holding nothing is deleted.
+pub fn mcp_unregister(text: &str, agent: Agent, path: &Path) -> Result<Edit, SettingsError> {
+    if mcp_registered(text, agent, path)?.is_none() {
+        return Ok(Edit::Unchanged);
+    }
+    let out = match agent {
+        Agent::Codex => {
+            let mut doc = parse_toml(text, path)?;
+            if let Some(servers) = doc.get_mut("mcp_servers").and_then(Item::as_table_like_mut) {
+                servers.remove(MCP_NAME);
+                if servers.is_empty() {
+                    doc.remove("mcp_servers");
+                }
+            }
+            doc.to_string()
+        }
+        _ => {
+            let root = parse_json(text, agent, path)?;
+            let Some(obj) = root.object_value() else { return Ok(Edit::Unchanged) };
+            if let Some(servers) = obj.object_value("mcpServers") {
+                if let Some(ours) = servers.get(MCP_NAME) {
+                    ours.remove();
+                }
+                if servers.properties().is_empty()
+                    && let Some(p) = obj.get("mcpServers")
+                {
+                    p.remove();
+                }
+            }
+            root.to_string()
+        }
+    };
+    let bare: String = out.chars().filter(|c| !c.is_whitespace()).collect();
+    let empty = if agent == Agent::Codex { out.trim().is_empty() } else { bare == "{}" };
+    Ok(if empty { Edit::Delete } else { Edit::Write(out) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

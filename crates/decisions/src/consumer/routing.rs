@@ -527,6 +527,18 @@ pub struct Routed {
     pub ledger_error: Option<String>,
 }
 
+impl Routed {
+    /// What `decisions route` prints: the verdict's fields, `decided_by`, `recorded` and the
+    /// seam's `events`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut out = serde_json::to_value(&self.verdict).unwrap_or_default();
+        out["decided_by"] = serde_json::json!(self.decided_by);
+        out["recorded"] = serde_json::json!(self.recorded);
+        out["events"] = serde_json::json!(self.events);
+        out
+    }
+}
+
 /// Route a plan item. Never fails: every failure is the classifier's verdict.
 pub fn route(req: &RouteRequest<'_>) -> Routed {
     let fallback = classify_item(&req.item, &req.charter);
