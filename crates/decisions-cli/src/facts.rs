@@ -22,7 +22,14 @@ pub struct AgentHook {
     pub wired: Vec<WiredAt>,
     /// A settings file that could not be read or parsed.
     pub unreadable: Vec<String>,
+    /// Our MCP server in the project's settings of this agent: where, and the program it runs
+    /// checked (its path, or what is wrong with it); or why the file could not be read.
+    pub server: Option<Result<Server, String>>,
 }
+
+/// Our MCP server's entry: the file, and the program it runs checked (its path, or what is
+/// wrong with it).
+pub type Server = (PathBuf, Result<PathBuf, String>);
 
 /// Our entry in one settings file.
 pub struct WiredAt {
@@ -241,7 +248,10 @@ fn agents(project: Option<&Path>, env: &Env) -> Vec<AgentHook> {
     Agent::ALL
         .iter()
         .map(|&agent| {
-            let mut hook = AgentHook { agent, wired: Vec::new(), unreadable: Vec::new() };
+            let mut hook = AgentHook { agent, wired: Vec::new(), unreadable: Vec::new(), server: None };
+            if let Some(project) = project {
+                hook.server = server(agent, project);
+            }
             let scopes: &[Scope] = if project.is_some() { &[Scope::Project, Scope::User] } else { &[Scope::User] };
             for &scope in scopes {
                 let place = match Place::read(agent, scope, project.unwrap_or(Path::new("")), env) {
@@ -288,6 +298,28 @@ fn agents(project: Option<&Path>, env: &Env) -> Vec<AgentHook> {
             hook
         })
         .collect()
+}
+
+/// Our MCP server as an agent's project settings register it: none when they do not.
+fn server(agent: Agent, project: &Path) -> Option<Result<Server, String>> {
+    let place = match Place::read_mcp(agent, project) {
+        Ok(place) => place?,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let text = place.text?;
+    match decisions::agent::settings::mcp_registered(&text, agent, &place.path) {
+        Ok(None) => None,
+        Ok(Some(entry)) => {
+            let runs = if entry.args.iter().map(String::as_str).eq(decisions::agent::settings::MCP_ARGS.iter().copied())
+            {
+                runnable(&entry.command)
+            } else {
+                Err(format!("it runs `{} {}`, not `decisions mcp`", entry.command, entry.args.join(" ")))
+            };
+            Some(Ok((place.path, runs)))
+        }
+        Err(e) => Some(Err(e.to_string())),
+    }
 }
 
 /// What the agent itself will make of our entry: whether it runs it at all.

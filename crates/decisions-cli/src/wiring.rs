@@ -50,6 +50,7 @@ pub fn find_project() -> Option<PathBuf> {
 }
 
 /// An agent's settings file and what it holds of ours.
+#[derive(Clone)]
 pub struct Place {
     /// The agent.
     pub agent: Agent,
@@ -88,6 +89,27 @@ impl Place {
             Err(source) => return Err(PlaceError::Read { path, source }),
         };
         Ok(Place { agent, scope, path, text })
+    }
+
+    /// The file where an agent registers the project's MCP servers (none for an agent we do
+    /// not register our server with).
+    pub fn read_mcp(agent: Agent, project: &Path) -> Result<Option<Place>, PlaceError> {
+        let Some(path) = decisions::agent::settings::mcp_path(agent, project) else { return Ok(None) };
+        let text = match decisions::read_project_file(&path) {
+            Ok(t) => Some(t),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(source) => return Err(PlaceError::Read { path, source }),
+        };
+        Ok(Some(Place { agent, scope: Scope::Project, path, text }))
+    }
+
+    /// The text this place will hold once `edit` is carried out.
+    pub fn after(&self, edit: &Edit) -> Option<String> {
+        match edit {
+            Edit::Unchanged => self.text.clone(),
+            Edit::Write(t) => Some(t.clone()),
+            Edit::Delete => None,
+        }
     }
 
     /// Our hooks in it.
@@ -266,4 +288,10 @@ pub fn gemini_switched_off(project: &Path, env: &Env) -> Vec<(PathBuf, &'static 
             decisions::agent::settings::gemini_hooks_off(&text).map(|key| (path, key))
         })
         .collect()
+}
+
+/// What an agent needs before its model can call our MCP server's tools.
+pub fn mcp_notes(agent: Agent) -> Vec<String> {
+    let _ = agent;
+    Vec::new()
 }

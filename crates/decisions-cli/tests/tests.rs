@@ -16,6 +16,7 @@ mod hook;
 mod injection;
 mod install;
 mod ledgers;
+mod mcp;
 mod outputs;
 mod peers;
 mod queues;

@@ -108,6 +108,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             row("agent", format!("{}: {e}", a.agent.name()));
         }
     }
+    let servers: Vec<_> = f.agents.iter().filter_map(|a| Some((a.agent, a.server.as_ref()?))).collect();
+    if servers.is_empty() && f.config_path.is_some() {
+        row("mcp", "no agent runs the project's MCP server (decisions install --agent claude-code --mcp)".into());
+    }
+    for (agent, server) in servers {
+        let said = match server {
+            Ok((path, Ok(program))) => {
+                format!("registered in {}: `decisions mcp` ({} is there to run)", path.display(), program.display())
+            }
+            Ok((path, Err(e))) => format!("registered in {}, but it cannot run: {e}", path.display()),
+            Err(e) => e.clone(),
+        };
+        row("mcp", format!("{}: {said}", agent.name()));
+    }
     for c in &f.consumers {
         let state = match (&c.status, c.wired) {
             (Ok(s), _) => s.clone(),

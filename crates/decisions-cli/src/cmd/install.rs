@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use decisions::Env;
-use decisions::agent::settings::{Edit, Scope, hook_command, wire};
+use decisions::agent::settings::{Edit, Scope, hook_command, mcp_register, wire};
 use decisions::agent::{Agent, HookEvent};
 use decisions::install::{SHIPPED, check_provider, payload, payload_dir, permission_for, seed_config};
 
@@ -34,6 +34,10 @@ pub struct Args {
     /// (codex app-server), so it runs without the /hooks screen; never another hook
     #[arg(long, requires = "agents")]
     trust: bool,
+    /// Also register the project's MCP server (`decisions mcp`) in each agent's own settings:
+    /// Claude Code's .mcp.json, Codex's [mcp_servers.decisions], Gemini CLI's mcpServers
+    #[arg(long, requires = "agents")]
+    mcp: bool,
 }
 
 fn event(s: &str) -> Result<HookEvent, String> {
@@ -85,7 +89,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if args.trust && !args.wiring.agents.contains(&Agent::Codex) {
         return Err(CliError::usage("--trust: only Codex keeps a trust of its hooks; pass --agent codex").into());
     }
-    let wirings = plan_wiring(&args.wiring, args.event, project.as_deref(), &env)?;
+    let mut wirings = plan_wiring(&args.wiring, args.event, project.as_deref(), &env)?;
+    // Whether each hook entry changes, before a server entry in the same file joins its edit.
+    let hooks_changed: Vec<bool> = wirings.iter().map(|(_, edit, ..)| *edit != Edit::Unchanged).collect();
+    let servers = if args.mcp { plan_mcp(&args.wiring, project.as_deref(), &mut wirings)? } else { Vec::new() };
     // An agent wired into a project with no provider chosen, here or before, gets the model
     // inside the binary: the hook protects from the first minute, with no key.
     let mut defaulted = false;
@@ -179,12 +186,25 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
     }
     let mut changed = Vec::new();
-    for (place, edit, event, command) in &wirings {
-        let did =
-            place.apply(edit).map_err(|e| CliError::fail(format!("cannot write {}: {e}", place.path.display())))?;
+    for ((place, edit, event, command), hook_changed) in wirings.iter().zip(hooks_changed) {
+        place.apply(edit).map_err(|e| CliError::fail(format!("cannot write {}: {e}", place.path.display())))?;
+        let did = hook_changed;
         let how = if did { "wired into" } else { "already wired in" };
         println!("agent: {} {how} {} ({}): {command}", place.agent.name(), place.path.display(), event.name());
         changed.push(did);
+    }
+    for server in &servers {
+        let did = match &server.own {
+            Some((place, edit)) => {
+                place.apply(edit).map_err(|e| CliError::fail(format!("cannot write {}: {e}", place.path.display())))?
+            }
+            None => server.changed,
+        };
+        let how = if did { "registered in" } else { "already registered in" };
+        println!("mcp: {} {how} {}: {} mcp", server.agent.name(), server.path.display(), server.program);
+        for note in crate::wiring::mcp_notes(server.agent).iter().filter(|_| did) {
+            println!("todo: {note}");
+        }
     }
     // What each agent still needs, said once every entry is written (Copilot's reads Claude
     // Code's); Codex's trust, when asked for, is Codex's own write.
@@ -276,6 +296,65 @@ fn plan_wiring(
         let edit = wire(place.text.as_deref(), agent, event, &command, &place.path)
             .map_err(|e| CliError::fail(e.to_string()).hint("fix the file, or move it aside, and run install again"))?;
         planned.push((place, edit, event, command));
+    }
+    Ok(planned)
+}
+
+/// Our MCP server's entry in one agent's settings, worked out, not yet written.
+struct McpPlan {
+    agent: Agent,
+    path: PathBuf,
+    program: String,
+    /// Whether our entry changes.
+    changed: bool,
+    /// The edit of a file of its own; none when the file is the one the hook is wired in
+    /// (Codex's config.toml, Gemini CLI's settings.json): that edit then carries both.
+    own: Option<(Place, Edit)>,
+}
+
+/// Each agent's MCP settings with our server registered, read and worked out on top of the
+/// hook's edits, not yet written.
+fn plan_mcp(
+    args: &WiringArgs,
+    project: Option<&Path>,
+    wirings: &mut [(Place, Edit, HookEvent, String)],
+) -> anyhow::Result<Vec<McpPlan>> {
+    let Some(project) = project.filter(|_| args.scope == Scope::Project) else {
+        let e = CliError::usage(
+            "--mcp registers a project's server, in the project's settings: it needs a project and --scope project",
+        );
+        return Err(e.hint("pass --project DIR").into());
+    };
+    let program = hook_program();
+    let mut planned = Vec::new();
+    for &agent in &args.agents {
+        if planned.iter().any(|p: &McpPlan| p.agent == agent) {
+            continue;
+        }
+        let fix = |e: String| CliError::fail(e).hint("fix the file, or move it aside, and run install again");
+        let place = Place::read_mcp(agent, project).map_err(|e| fix(e.to_string()))?.ok_or_else(|| {
+            CliError::usage(format!(
+                "--mcp: {} is not one we register the server with (claude-code, codex, gemini)",
+                agent.name()
+            ))
+        })?;
+        let shared = wirings.iter_mut().find(|(p, ..)| p.path == place.path);
+        let before = match &shared {
+            Some((hook_place, hook_edit, ..)) => hook_place.after(hook_edit),
+            None => place.text.clone(),
+        };
+        let edit = mcp_register(before.as_deref(), agent, &program, &place.path).map_err(|e| fix(e.to_string()))?;
+        let changed = edit != Edit::Unchanged;
+        let own = match shared {
+            Some((_, hook_edit, ..)) => {
+                if changed {
+                    *hook_edit = edit;
+                }
+                None
+            }
+            None => Some((place.clone(), edit)),
+        };
+        planned.push(McpPlan { agent, path: place.path, program: program.clone(), changed, own });
     }
     Ok(planned)
 }

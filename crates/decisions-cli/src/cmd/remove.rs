@@ -3,7 +3,7 @@
 //! exactly as it was: catalogs and config are content a person wrote.
 
 use decisions::Env;
-use decisions::agent::settings::{Edit, unwire};
+use decisions::agent::settings::{Edit, Scope, mcp_unregister, unwire};
 use decisions::install::{PAYLOAD_FILES, payload_dir};
 
 use crate::exit;
@@ -52,24 +52,50 @@ fn unwire_agents(args: &Args, env: &Env) -> anyhow::Result<u8> {
         Some(dir) => dir.clone(),
         None => find_project().unwrap_or_default(),
     };
+    let fail = |e: String| CliError::fail(e);
     let mut planned = Vec::new();
+    let mut servers = Vec::new();
     for &agent in &args.wiring.agents {
-        let place = Place::read(agent, args.wiring.scope, &root, env).map_err(|e| CliError::fail(e.to_string()))?;
-        let edit = match &place.text {
+        let place = Place::read(agent, args.wiring.scope, &root, env).map_err(|e| fail(e.to_string()))?;
+        let mut edit = match &place.text {
             None => Edit::Unchanged,
-            Some(text) => unwire(text, agent, &place.path).map_err(|e| CliError::fail(e.to_string()))?,
+            Some(text) => unwire(text, agent, &place.path).map_err(|e| fail(e.to_string()))?,
         };
-        planned.push((place, edit));
+        let hook_changed = edit != Edit::Unchanged;
+        // Our MCP server goes too: from the same file's edit, or from a file of its own.
+        if args.wiring.scope == Scope::Project
+            && let Some(server) = Place::read_mcp(agent, &root).map_err(|e| fail(e.to_string()))?
+        {
+            let shared = server.path == place.path;
+            let before = if shared { place.after(&edit) } else { server.text.clone() };
+            let taken = match &before {
+                None => Edit::Unchanged,
+                Some(text) => mcp_unregister(text, agent, &server.path).map_err(|e| fail(e.to_string()))?,
+            };
+            if taken != Edit::Unchanged {
+                servers.push((agent, server.path.clone()));
+                if shared {
+                    edit = taken;
+                } else {
+                    planned.push((server, taken, None));
+                }
+            }
+        }
+        planned.push((place, edit, Some(hook_changed)));
     }
-    for (place, edit) in &planned {
+    for (place, edit, hook) in &planned {
         let changed =
             place.apply(edit).map_err(|e| CliError::fail(format!("cannot write {}: {e}", place.path.display())))?;
-        if changed {
+        let Some(hook_changed) = hook else { continue };
+        if *hook_changed {
             let how = if *edit == Edit::Delete { "removed it (it held nothing else)" } else { "removed our hook" };
             println!("agent: {} {how}: {}", place.agent.name(), place.path.display());
-        } else {
+        } else if !changed {
             println!("agent: {} has no hook of ours in {}", place.agent.name(), place.path.display());
         }
+    }
+    for (agent, path) in servers {
+        println!("mcp: {} removed our server from {}", agent.name(), path.display());
     }
     Ok(exit::OK)
 }

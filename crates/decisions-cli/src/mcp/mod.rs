@@ -37,8 +37,9 @@ pub struct Project {
 pub fn serve(project: Project) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
     runtime.block_on(async move {
+        let redactor = redactor(&project);
         let running = Server { project: std::sync::Arc::new(project) }
-            .serve(transport::Stdio::start())
+            .serve(transport::Stdio::start(redactor))
             .await
             .map_err(|e| anyhow::anyhow!("the MCP handshake failed: {e}"))?;
         running.waiting().await?;
@@ -47,6 +48,17 @@ pub fn serve(project: Project) -> anyhow::Result<()> {
     // The stdin reader may be blocked on a read: the process ends without waiting for it.
     runtime.shutdown_background();
     Ok(())
+}
+
+/// Every key the environment holds for a provider this binary knows or the project's config
+/// names: none of them leaves the server.
+fn redactor(project: &Project) -> decisions::Redactor {
+    let mut variables: Vec<String> =
+        decisions::known_names().filter_map(decisions::builtin).filter_map(|d| d.auth_env).collect();
+    if let Some(config) = decisions::load_config(&project.leo).config() {
+        variables.extend(config.providers.values().filter_map(|d| d["auth_env"].as_str().map(String::from)));
+    }
+    decisions::Redactor::from_env(&decisions::Env::Process, variables.iter().map(String::as_str))
 }
 
 struct Server {

@@ -12,6 +12,7 @@
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+use decisions::Redactor;
 use rmcp::RoleServer;
 use rmcp::model::ErrorCode;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
@@ -24,14 +25,21 @@ pub const FRAME_MAX: usize = 32 << 20;
 /// The transport: messages from the reader thread, replies to standard output.
 pub struct Stdio {
     rx: tokio::sync::mpsc::Receiver<RxJsonRpcMessage<RoleServer>>,
-    out: Arc<Mutex<std::io::Stdout>>,
+    out: Arc<Out>,
+}
+
+/// Standard output, and the keys no line written to it may hold.
+struct Out {
+    stdout: Mutex<std::io::Stdout>,
+    redactor: Redactor,
 }
 
 impl Stdio {
-    /// Start reading standard input.
-    pub fn start() -> Stdio {
+    /// Start reading standard input. Every line written is first cleared of the keys
+    /// `redactor` holds, whatever a tool, a provider or a caller put in it.
+    pub fn start(redactor: Redactor) -> Stdio {
         let (tx, rx) = tokio::sync::mpsc::channel(64);
-        let out = Arc::new(Mutex::new(std::io::stdout()));
+        let out = Arc::new(Out { stdout: Mutex::new(std::io::stdout()), redactor });
         let replies = out.clone();
         let spawned = std::thread::Builder::new().name("mcp-stdin".into()).spawn(move || {
             let mut input = std::io::stdin().lock();
@@ -89,11 +97,13 @@ impl rmcp::transport::Transport<RoleServer> for Stdio {
     }
 }
 
-/// One message, written whole on one line.
-fn write_line(out: &Mutex<std::io::Stdout>, message: &Value) -> std::io::Result<()> {
-    let mut line = serde_json::to_vec(message).map_err(std::io::Error::other)?;
+/// One message, cleared of every key, written whole on one line.
+fn write_line(out: &Out, message: &Value) -> std::io::Result<()> {
+    let mut message = message.clone();
+    out.redactor.redact_value(&mut message);
+    let mut line = serde_json::to_vec(&message).map_err(std::io::Error::other)?;
     line.push(b'\n');
-    let mut out = out.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut out = out.stdout.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     out.write_all(&line)?;
     out.flush()
 }
@@ -244,15 +254,17 @@ mod tests {
 
     #[test]
     fn malformed_frames_get_errors_naming_what_is_wrong() {
-        let (code, message, id) = code_and_message(parse(b"{not json").unwrap_err());
+        let (code, message, id) = code_and_message(parse(b"{not json").expect_err("an error"));
         assert_eq!((code, id), (-32700, Value::Null));
         assert!(message.contains("not JSON"), "{message}");
-        let (code, message, id) = code_and_message(parse(br#"{"jsonrpc":"2.0","id":7}"#).unwrap_err());
+        let (code, message, id) = code_and_message(parse(br#"{"jsonrpc":"2.0","id":7}"#).expect_err("an error"));
         assert_eq!((code, id), (-32600, json!(7)));
         assert!(message.contains("\"method\""), "{message}");
-        let (_, message, _) = code_and_message(parse(br#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#).unwrap_err());
+        let (_, message, _) =
+            code_and_message(parse(br#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#).expect_err("an error"));
         assert!(message.contains("\"jsonrpc\""), "{message}");
-        let (_, message, _) = code_and_message(parse(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).unwrap_err());
+        let (_, message, _) =
+            code_and_message(parse(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#).expect_err("an error"));
         assert!(message.contains("batch"), "{message}");
     }
 
