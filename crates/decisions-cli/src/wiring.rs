@@ -290,8 +290,16 @@ pub fn gemini_switched_off(project: &Path, env: &Env) -> Vec<(PathBuf, &'static 
         .collect()
 }
 
-/// What an agent needs before its model can call our MCP server's tools.
+/// What an agent needs before its model can call our MCP server's tools (all of them only
+/// read, and say so: Codex runs such a tool without asking).
 pub fn mcp_notes(agent: Agent) -> Vec<String> {
-    let _ = agent;
-    Vec::new()
+    match agent {
+        Agent::ClaudeCode => vec![
+            "Claude Code asks before its model calls a tool of the server: allow them all with \"mcp__decisions\" in permissions.allow of .claude/settings.local.json (headless: claude -p --allowedTools=mcp__decisions)".into(),
+        ],
+        Agent::Gemini => vec![
+            "Gemini CLI hides an MCP server's tools from its model when headless unless they are allowed: add \"trust\": true to mcpServers.decisions in .gemini/settings.json, or run gemini --allowed-mcp-server-names decisions".into(),
+        ],
+        _ => Vec::new(),
+    }
 }

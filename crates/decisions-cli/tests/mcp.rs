@@ -610,3 +610,87 @@ fn the_server_serves_one_project_and_says_when_there_is_none() {
     assert_eq!(r.code, 64);
     assert!(r.stderr.contains("--project nowhere: no .leopold there"), "{}", r.stderr);
 }
+
+#[test]
+fn install_mcp_registers_the_server_keeping_every_other_byte_and_remove_takes_it_out() {
+    let sb = common::Sandbox::new();
+    let files = [
+        (
+            ".mcp.json",
+            "{\n  // ours to keep\n  \"mcpServers\": {\n    \"other\": {\"command\": \"other-server\", \"args\": []}\n  }\n}\n",
+        ),
+        (".codex/config.toml", "# my codex\nmodel = \"x\"\n\n[mcp_servers.other]\ncommand = \"o\"  # theirs\n"),
+        (".gemini/settings.json", "{\n  \"theme\": \"dark\" // keep\n}\n"),
+    ];
+    for (path, text) in files {
+        common::write_text(&sb.project.join(path), text);
+    }
+    let agents = ["--agent", "claude-code", "--agent", "codex", "--agent", "gemini"];
+    let install = |extra: &[&str]| {
+        let mut args = vec!["install", "--project", ".", "--provider", "builtin", "--mcp"];
+        args.extend(agents);
+        args.extend(extra);
+        sb.run(&args, &[])
+    };
+    let r = install(&[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for agent in ["claude-code", "codex", "gemini"] {
+        assert!(r.stdout.contains(&format!("mcp: {agent} registered in")), "{}", r.stdout);
+    }
+    assert!(r.stdout.contains("todo: Claude Code asks before its model calls a tool of the server"), "{}", r.stdout);
+    let mcp = std::fs::read_to_string(sb.project.join(".mcp.json")).expect("mcp.json");
+    assert!(
+        mcp.starts_with(
+            "{\n  // ours to keep\n  \"mcpServers\": {\n    \"other\": {\"command\": \"other-server\", \"args\": []},"
+        ),
+        "{mcp}"
+    );
+    let codex = std::fs::read_to_string(sb.project.join(".codex/config.toml")).expect("config.toml");
+    assert!(codex.starts_with(files[1].1), "{codex}");
+    let doc: toml_edit::DocumentMut = codex.parse().expect("TOML");
+    let args = doc["mcp_servers"]["decisions"]["args"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>());
+    assert_eq!(args, Some(vec!["mcp"]), "{codex}");
+    assert!(codex.contains("env_vars = [\"TYPESAFE_API_KEY\""), "{codex}");
+    let gemini = std::fs::read_to_string(sb.project.join(".gemini/settings.json")).expect("settings.json");
+    assert!(gemini.contains("\"theme\": \"dark\", // keep") && gemini.contains("\"mcpServers\""), "{gemini}");
+    for (path, shape) in [(".mcp.json", "/mcpServers/decisions"), (".gemini/settings.json", "/mcpServers/decisions")] {
+        let text = std::fs::read_to_string(sb.project.join(path)).expect("read");
+        let stripped: String = text.lines().map(|l| l.split(" //").next().unwrap_or(l)).collect::<Vec<_>>().join("\n");
+        let v: Value = serde_json::from_str(&stripped.replace("// ours to keep", ""))
+            .unwrap_or_else(|e| panic!("{path}: {e}: {text}"));
+        let entry = v.pointer(shape).unwrap_or_else(|| panic!("{path}: {text}"));
+        assert!(entry["command"].as_str().is_some_and(|c| c.ends_with("decisions")), "{path}: {entry}");
+        assert_eq!(entry["args"], json!(["mcp"]), "{path}");
+    }
+    // A second run changes no byte.
+    let before: Vec<Vec<u8>> = files.iter().map(|(p, _)| std::fs::read(sb.project.join(p)).expect("read")).collect();
+    let r = install(&[]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("mcp: codex already registered in") && !r.stdout.contains("todo: Claude Code asks"),
+        "{}",
+        r.stdout
+    );
+    let after: Vec<Vec<u8>> = files.iter().map(|(p, _)| std::fs::read(sb.project.join(p)).expect("read")).collect();
+    assert_eq!(before, after);
+    let r = sb.run(&["doctor"], &[]);
+    assert!(
+        r.stdout.contains("mcp          claude-code: registered in") && r.stdout.contains("`decisions mcp`"),
+        "{}",
+        r.stdout
+    );
+    // An agent we do not register a server with is refused before anything is written.
+    let r = sb.run(&["install", "--project", ".", "--agent", "copilot", "--mcp"], &[]);
+    assert_eq!(r.code, 64, "{}", r.stderr);
+    assert!(r.stderr.contains("--mcp: copilot is not one we register the server with"), "{}", r.stderr);
+    assert!(!sb.project.join(".github/hooks/decisions.json").exists());
+    // remove takes out our hooks and our server, and leaves the user's files as they were.
+    let r = sb.run(&["remove", "--project", "."].iter().copied().chain(agents).collect::<Vec<_>>(), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("mcp: claude-code removed our server from"), "{}", r.stdout);
+    for (path, text) in files {
+        assert_eq!(std::fs::read_to_string(sb.project.join(path)).expect("read"), text, "{path}");
+    }
+}

@@ -660,6 +660,20 @@ pub const MCP_NAME: &str = "decisions";
 /// The arguments our server entry runs the program with.
 pub const MCP_ARGS: &[&str] = &["mcp"];
 
+/// The variables Codex passes our server from its own environment (it passes none unless
+/// told): each known provider's key variable, by name only (the value is read at call time and
+/// never written), and the variables that choose the provider, the budget and the ledger.
+pub fn mcp_env_vars() -> Vec<String> {
+    let mut vars: Vec<String> =
+        crate::descriptor::known_names().filter_map(crate::descriptor::builtin).filter_map(|d| d.auth_env).collect();
+    for v in [crate::config::PROVIDER_ENV, "LEOPOLD_DECISIONS_TIMEOUT_MS", "HARNESS_JUDGMENT_LEDGER"] {
+        if !vars.iter().any(|x| x == v) {
+            vars.push(v.to_string());
+        }
+    }
+    vars
+}
+
 /// Where an agent registers a project's MCP servers: Claude Code's `.mcp.json`
 /// (`mcpServers`), Codex's `.codex/config.toml` (`[mcp_servers.<name>]`), Gemini CLI's
 /// `.gemini/settings.json` (`mcpServers`). None for an agent we do not register a server with.
@@ -744,6 +758,7 @@ pub fn mcp_register(text: Option<&str>, agent: Agent, program: &str, path: &Path
                     let mut t = Table::new();
                     t.insert("command", toml_edit::value(program));
                     t.insert("args", toml_edit::value(Value::Array(MCP_ARGS.iter().copied().collect())));
+                    t.insert("env_vars", toml_edit::value(Value::Array(mcp_env_vars().iter().collect())));
                     servers.insert(MCP_NAME, Item::Table(t));
                 }
             }
