@@ -2,7 +2,10 @@
 # The permission hook proven by the agents themselves: the real Claude Code, Codex and Gemini CLI
 # (pinned npm versions, cached outside the clone) each run against a loopback fake model that
 # asks for one shell command, with the hook wired by `decisions install --agent`, and a loopback
-# fake System One provider that scores `rm ` 3 of 3. GitHub Copilot CLI runs offline too (its
+# fake System One provider that scores `rm ` 3 of 3. In the MCP cases (`install --agent A
+# --mcp`), the fake model calls a tool of `decisions mcp` instead, and the tool result the agent
+# sends back to it is asserted; the MCP Inspector's CLI then lists the server's tools and calls
+# each one against the matching command's output. GitHub Copilot CLI runs offline too (its
 # BYOK variables against the fake Anthropic API): its control case always runs, the wired ones
 # once `decisions install --agent copilot` exists. Every run is confined to a network
 # namespace holding only loopback (needs root: unshare -n), with HOME in a scratch directory and
@@ -23,6 +26,7 @@
 #   E2E_KEEP=1      keep the scratch directory (its path is printed)
 #   E2E_BREAK=event self-check: wire a broken entry (the event key renamed), so every case that
 #                   needs the hook to run must FAIL
+#   E2E_BREAK=mcp   self-check: register a broken MCP server entry, so every MCP case must FAIL
 #   E2E_TIMEOUT_MS  the hook's budget in the runs (LEOPOLD_DECISIONS_TIMEOUT_MS, default 800)
 #   E2E_VERBOSE=1   print each run's output on failure
 #   E2E_RUN_TIMEOUT seconds one agent run may take (default 180)
@@ -143,6 +147,16 @@ install_builtin() { # install_builtin [install args...]
   grep -q '"provider": "builtin"' "$P/.leopold/decisions/config.json" 2>/dev/null ||
     INSTALL_FAILED+="install did not seed builtin "
   if [[ "${E2E_BREAK:-}" == event ]]; then break_entries; fi
+  if [[ "${E2E_BREAK:-}" == mcp ]]; then break_servers; fi
+}
+
+# E2E_BREAK=mcp: make every MCP server entry install wrote run a subcommand that does not exist
+break_servers() {
+  local f
+  for f in "$P/.mcp.json" "$P/.gemini/settings.json" "$P/.codex/config.toml"; do
+    [[ -f $f ]] && sed -i 's/\["mcp"\]/["mcq"]/' "$f"
+  done
+  return 0
 }
 
 # E2E_BREAK=event: rename the event key of every entry install wrote, to a wrong event name
@@ -190,6 +204,7 @@ run_agent() {
     COPILOT_PROVIDER_TYPE=anthropic COPILOT_PROVIDER_API_KEY=e2e-fake-key \
     COPILOT_MODEL=claude-sonnet-4.5 COPILOT_AUTO_UPDATE=false \
     FAKE_COMMAND="$cmd" E2E_MODEL_PORT=$MODEL_PORT E2E_PROVIDER_PORT=$PROVIDER_PORT \
+    FAKE_MCP_TOOL="${FAKE_MCP_TOOL:-}" FAKE_MCP_ARGS="${FAKE_MCP_ARGS:-}" MCP_CONNECTION_NONBLOCKING=0 \
     timeout "$RUN_TIMEOUT" "$E2E_DIR/confined.sh" "$(model_api "$agent")" "$mode" "$C/logs" -- "${argv[@]}" \
     </dev/null >"$C/out.txt" 2>&1) || RC=$?
   t1=$(date +%s%N)
@@ -409,6 +424,57 @@ cases_codex() {
     ran '! provider_asked' doctor_names_codex
 }
 
+# -- the MCP server, called by the agents' own models -------------------------------------------
+MCP_QUESTION='Merge the storage rewrite before the release?'
+MCP_WHY='the release is frozen (e2e)'
+# a Decision Card in the project, answered by a person with `decisions card record-answer`
+record_answer() {
+  python3 - "$P/card.json" "$MCP_QUESTION" <<'EOF'
+import json, sys
+json.dump({"question": sys.argv[2], "recommendation": "wait", "confidence": "medium", "impact": "storage",
+           "impact_score": 70, "diff_summary": "+2000 -1800 in src/storage",
+           "options": [{"id": "merge", "label": "Merge now", "consequence": "ships in 1.4"},
+                       {"id": "wait", "label": "Wait", "consequence": "ships in 1.5"}]}, open(sys.argv[1], "w"))
+EOF
+  (cd "$P" && E2E_NO_KEY=E2E_NO_KEY=1 decisions card record-answer card.json --answer wait --why "$MCP_WHY" \
+    --project "$(basename "$P")") </dev/null >>"$C/install.log" 2>&1 || INSTALL_FAILED+="card record-answer failed "
+}
+
+cases_mcp() { # install --agent A --mcp; the model calls our tools; what came back is asserted
+  local a=$1
+  new_case "$a" mcp-recall
+  install_builtin --agent "$a" --mcp
+  [[ $a == codex ]] && codex_trust_project
+  record_answer
+  FAKE_MCP_TOOL=judgment_recall FAKE_MCP_ARGS="{\"question\": \"$MCP_QUESTION\"}" E2E_NO_KEY=E2E_NO_KEY=1 \
+    run_agent "$a" down "$HARMLESS" $(codex_bypass "$a")
+  check "$a" mcp-recall "install --mcp; the model called judgment_recall on decisions mcp and got back the judgment card record-answer recorded (\"$MCP_WHY\")" \
+    "model_saw '$MCP_WHY'" "model_saw 'judgment-ledger:'" '! canary'
+
+  new_case "$a" mcp-guard
+  install_builtin --agent "$a" --mcp
+  [[ $a == codex ]] && codex_trust_project
+  FAKE_MCP_TOOL=guard_check FAKE_MCP_ARGS='{"command": "git push --force origin main"}' E2E_NO_KEY=E2E_NO_KEY=1 \
+    run_agent "$a" down "$HARMLESS" $(codex_bypass "$a")
+  check "$a" mcp-guard "the model asked guard_check about a force push before running it: the result said deny, builtin scored it, nothing ran" \
+    "model_saw 'deny'" "model_saw 'scored it'" "model_saw 'builtin'" '! canary' '! provider_asked'
+}
+
+cases_inspector() { # the MCP Inspector's CLI lists the tools and calls each one
+  new_case inspector cli
+  install_builtin --agent claude-code --mcp
+  record_answer
+  local line
+  while IFS= read -r line; do
+    case "$line" in
+      PASS\ *) report PASS inspector "${line#PASS }" "via $(agent_spec inspector)" ;;
+      FAIL\ *) report FAIL inspector "${line#FAIL }" "via $(agent_spec inspector)" ;;
+      *) echo "    | $line" ;;
+    esac
+  done < <(cd "$P" && env -i PATH="$AGENTS_PATH$PATH" HOME="$H" "$E2E_DIR/confined.sh" none down "$C/logs" -- \
+    python3 "$E2E_DIR/inspector_check.py" "$(agent_bin inspector)" "$DECISIONS_BIN" "$P" "$(basename "$P")" 2>&1 </dev/null)
+}
+
 # bench/agents_bench.sh sources this file for its functions only
 if [[ -n "${E2E_LIB_ONLY:-}" ]]; then return 0; fi
 
@@ -431,7 +497,9 @@ for a in "${AGENTS[@]}"; do
   if [[ $a == copilot ]]; then cases_copilot; continue; fi
   cases_common "$a"
   [[ $a == codex ]] && cases_codex
+  [[ $a != copilot ]] && cases_mcp "$a"
 done
+if [[ " ${AGENTS[*]} " == *" claude-code "* ]]; then cases_inspector; fi
 
 echo "# cases took $((SECONDS - T0)) s; hook budget ${BUDGET_MS} ms; ${E2E_BREAK:+E2E_BREAK=$E2E_BREAK; }decisions $DECISIONS_BIN"
 echo "$passed passed, $failed failed"

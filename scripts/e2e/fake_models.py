@@ -13,6 +13,12 @@ for one call of that tool running --command (env FAKE_COMMAND); once the request
 tool's result, it ends the turn with a short text. Every other request (titles, summaries, quota
 checks, classifiers) gets a short plain text turn, or JSON that fits the asked schema.
 
+With FAKE_MCP_TOOL set (a tool of our MCP server, e.g. judgment_recall), the main turn is the
+request that carries that tool as the agent names it (Claude Code `mcp__decisions__<tool>`,
+Codex the function `<tool>` in the namespace `mcp__decisions`, Gemini CLI
+`mcp_decisions_<tool>`): the model calls it once with the arguments in FAKE_MCP_ARGS (JSON), then
+ends the turn.
+
 Every request is appended to --log as one JSON line {"api", "method", "path", "body"}, so a test
 can read back what the model was told.
 """
@@ -28,6 +34,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SHELL_TOOLS = ("Bash", "bash", "exec_command", "shell_command", "shell", "local_shell", "run_shell_command")
+MCP_TOOL = os.environ.get("FAKE_MCP_TOOL", "")
+MCP_ARGS = json.loads(os.environ.get("FAKE_MCP_ARGS") or "{}")
 DONE_TEXT = "Done."
 
 
@@ -175,6 +183,12 @@ class Handler(BaseHTTPRequestHandler):
         )
         block = None
         shell = next((n for n in ("Bash", "bash") if n in tools), None)  # Claude Code, Copilot CLI
+        mcp = next((n for n in tools if MCP_TOOL and n.endswith("__" + MCP_TOOL)), None)
+        if MCP_TOOL:
+            shell = None
+        if mcp and not had_result and not self.server.cfg.turn_done():
+            block = {"type": "tool_use", "id": "toolu_fake01", "name": mcp, "input": MCP_ARGS}
+            self.server.cfg.mark_called()
         if shell and not had_result and not self.server.cfg.turn_done():
             args = fill_args(tools[shell].get("input_schema"), self.server.cfg.command)
             if "mode" in args and "mode" in ((tools[shell].get("input_schema") or {}).get("properties") or {}):
@@ -243,6 +257,16 @@ class Handler(BaseHTTPRequestHandler):
                 break
         item = None
         cfg = self.server.cfg
+        if MCP_TOOL:
+            shell = None
+            for t in tools:
+                inner = [f for f in (t.get("tools") or []) if isinstance(f, dict)] if isinstance(t, dict) else []
+                if isinstance(t, dict) and t.get("type") == "namespace" and any(f.get("name") == MCP_TOOL for f in inner):
+                    if not had_result and not cfg.turn_done():
+                        item = {"type": "function_call", "id": "fc_fake01", "call_id": "call_fake01", "name": MCP_TOOL,
+                                "namespace": t.get("name"), "arguments": json.dumps(MCP_ARGS)}
+                        cfg.mark_called()
+                    break
         if shell and not had_result and not cfg.turn_done():
             name, t = shell
             if name == "local_shell":
@@ -293,7 +317,11 @@ class Handler(BaseHTTPRequestHandler):
         last = contents[-1] if contents else {}
         had_result = any("functionResponse" in p for p in (last.get("parts") or []) if isinstance(p, dict))
         part = None
-        if "run_shell_command" in decls and not had_result and not cfg.turn_done():
+        mcp = next((n for n in decls if MCP_TOOL and n and n.endswith("_" + MCP_TOOL)), None)
+        if mcp and not had_result and not cfg.turn_done():
+            part = {"functionCall": {"name": mcp, "args": MCP_ARGS}}
+            cfg.mark_called()
+        if not MCP_TOOL and "run_shell_command" in decls and not had_result and not cfg.turn_done():
             d = decls["run_shell_command"]
             schema = d.get("parameters") or d.get("parametersJsonSchema")
             part = {"functionCall": {"name": "run_shell_command", "args": fill_args(schema, cfg.command)}}

@@ -10,6 +10,9 @@ AGENTS_NPM=(
   "codex=@openai/codex@0.171.0"
   "gemini=@google/gemini-cli@0.61.0"
   "copilot=@github/copilot@1.0.102"
+  # not an agent: the MCP Inspector's CLI, a reference MCP client for `decisions mcp` (2.x runs
+  # its --cli mode on node 20, though its package asks for 22)
+  "inspector=@modelcontextprotocol/inspector@2.12.0"
 )
 E2E_CACHE="${E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/decisions-e2e}"
 
@@ -31,6 +34,7 @@ agent_bin() {
   dir=$(agent_dir "$1")
   case "$1" in
     claude-code) name=claude ;;
+    inspector) name=mcp-inspector ;;
     *) name=$1 ;;
   esac
   echo "$dir/node_modules/.bin/$name"
@@ -47,7 +51,7 @@ install_agent() {
   rm -rf "$dir"
   mkdir -p "$dir"
   echo "installing $spec into $dir" >&2
-  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$spec" </dev/null >&2
+  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error --engine-strict=false "$spec" </dev/null >&2
   date -u +%FT%TZ >"$dir/.installed"
 }
 
