@@ -3,7 +3,7 @@
 
 use assert_cmd::Command;
 
-const SUBCOMMANDS: [&str; 18] = [
+const SUBCOMMANDS: [&str; 19] = [
     "ask",
     "validate",
     "schema",
@@ -22,6 +22,7 @@ const SUBCOMMANDS: [&str; 18] = [
     "batch",
     "eval",
     "watch",
+    "mcp",
 ];
 
 fn help(args: &[&str]) -> String {
