@@ -78,6 +78,12 @@ pub fn known_names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|(n, _)| *n)
 }
 
+/// The key variable of every provider this build knows (`auth_env`), in registry order: what
+/// a redactor takes out of anything written, and what an agent passes our server by name.
+pub fn key_variables() -> Vec<String> {
+    known_names().filter_map(builtin).filter_map(|d| d.auth_env).collect()
+}
+
 #[allow(clippy::too_many_arguments)]
 fn descriptor(
     name: &str,

@@ -68,8 +68,8 @@ pub use config::{
 };
 pub use contract::{Catalog, CatalogError, Question, QuestionKind, Thresholds, validate_catalog};
 pub use descriptor::{
-    Descriptor, DescriptorError, NONE, REGISTRY, Wire, builtin, calibration_label, is_system_one_endpoint, known_names,
-    provider_templates, validate_descriptor, wire_of,
+    Descriptor, DescriptorError, NONE, REGISTRY, Wire, builtin, calibration_label, is_system_one_endpoint,
+    key_variables, known_names, provider_templates, validate_descriptor, wire_of,
 };
 pub use event::Event;
 pub use jsonl::{Format, Records, Versioning, append_line, append_lines};

@@ -53,8 +53,7 @@ pub fn serve(project: Project) -> anyhow::Result<()> {
 /// Every key the environment holds for a provider this binary knows or the project's config
 /// names: none of them leaves the server.
 fn redactor(project: &Project) -> decisions::Redactor {
-    let mut variables: Vec<String> =
-        decisions::known_names().filter_map(decisions::builtin).filter_map(|d| d.auth_env).collect();
+    let mut variables = decisions::key_variables();
     if let Some(config) = decisions::load_config(&project.leo).config() {
         variables.extend(config.providers.values().filter_map(|d| d["auth_env"].as_str().map(String::from)));
     }

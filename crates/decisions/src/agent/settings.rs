@@ -664,8 +664,7 @@ pub const MCP_ARGS: &[&str] = &["mcp"];
 /// told): each known provider's key variable, by name only (the value is read at call time and
 /// never written), and the variables that choose the provider, the budget and the ledger.
 pub fn mcp_env_vars() -> Vec<String> {
-    let mut vars: Vec<String> =
-        crate::descriptor::known_names().filter_map(crate::descriptor::builtin).filter_map(|d| d.auth_env).collect();
+    let mut vars = crate::descriptor::key_variables();
     for v in [crate::config::PROVIDER_ENV, "LEOPOLD_DECISIONS_TIMEOUT_MS", "HARNESS_JUDGMENT_LEDGER"] {
         if !vars.iter().any(|x| x == v) {
             vars.push(v.to_string());

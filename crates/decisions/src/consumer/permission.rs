@@ -184,8 +184,7 @@ pub fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env, chosen: Opt
     // An agent may echo a provider's key (a command that prints it): every key the environment
     // holds for a known provider is out of the input before anything reads, clips, sends or
     // logs it. The project's own key variables join once its config is read.
-    let builtin: Vec<String> =
-        crate::descriptor::known_names().filter_map(crate::descriptor::builtin).filter_map(|d| d.auth_env).collect();
+    let builtin = crate::descriptor::key_variables();
     let mut redactor = Redactor::from_env(env, builtin.iter().map(String::as_str));
     let hook = crate::agent::read_call(agent, input, &redactor);
     let mut out = Outcome {
