@@ -64,7 +64,7 @@ impl Stdio {
                     }
                     Ok(None) => {}
                     Err(reply) => {
-                        if write_line(&replies, &reply).is_err() {
+                        if write_line(&replies, reply).is_err() {
                             break;
                         }
                     }
@@ -84,7 +84,7 @@ impl rmcp::transport::Transport<RoleServer> for Stdio {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let out = self.out.clone();
-        async move { write_line(&out, &serde_json::to_value(&item).map_err(std::io::Error::other)?) }
+        async move { write_line(&out, serde_json::to_value(&item).map_err(std::io::Error::other)?) }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
@@ -98,8 +98,7 @@ impl rmcp::transport::Transport<RoleServer> for Stdio {
 }
 
 /// One message, cleared of every key, written whole on one line.
-fn write_line(out: &Out, message: &Value) -> std::io::Result<()> {
-    let mut message = message.clone();
+fn write_line(out: &Out, mut message: Value) -> std::io::Result<()> {
     out.redactor.redact_value(&mut message);
     let mut line = serde_json::to_vec(&message).map_err(std::io::Error::other)?;
     line.push(b'\n');
