@@ -748,18 +748,20 @@ pub fn mcp_register(text: Option<&str>, agent: Agent, program: &str, path: &Path
             });
             let servers =
                 servers.as_table_like_mut().ok_or_else(|| shape(path, "mcp_servers", "a table", "a value"))?;
-            match servers.get_mut(MCP_NAME).and_then(Item::as_table_like_mut) {
-                Some(ours) => {
-                    ours.insert("command", toml_edit::value(program));
-                    ours.insert("args", toml_edit::value(Value::Array(MCP_ARGS.iter().copied().collect())));
-                }
-                None => {
-                    let mut t = Table::new();
-                    t.insert("command", toml_edit::value(program));
-                    t.insert("args", toml_edit::value(Value::Array(MCP_ARGS.iter().copied().collect())));
-                    t.insert("env_vars", toml_edit::value(Value::Array(mcp_env_vars().iter().collect())));
-                    servers.insert(MCP_NAME, Item::Table(t));
-                }
+            // An entry of ours is a table (`mcp_registered` refused anything else): brought up
+            // to date where it stands, or made with the variables Codex is to pass it.
+            let made = servers.get(MCP_NAME).is_none();
+            if made {
+                servers.insert(MCP_NAME, Item::Table(Table::new()));
+            }
+            let ours = servers
+                .get_mut(MCP_NAME)
+                .and_then(Item::as_table_like_mut)
+                .ok_or_else(|| shape(path, "mcp_servers.decisions", "a table", "a value"))?;
+            ours.insert("command", toml_edit::value(program));
+            ours.insert("args", toml_edit::value(Value::Array(MCP_ARGS.iter().copied().collect())));
+            if made {
+                ours.insert("env_vars", toml_edit::value(Value::Array(mcp_env_vars().iter().collect())));
             }
             doc.to_string()
         }
@@ -774,16 +776,12 @@ pub fn mcp_register(text: Option<&str>, agent: Agent, program: &str, path: &Path
             let args = CstInputValue::Array(MCP_ARGS.iter().map(|a| s(a)).collect());
             match servers.get(MCP_NAME).and_then(|p| p.value()).and_then(|v| v.as_object()) {
                 Some(ours) => {
-                    match ours.get("command") {
-                        Some(c) => c.set_value(s(program)),
-                        None => {
-                            ours.append("command", s(program));
-                        }
-                    }
-                    match ours.get("args") {
-                        Some(a) => a.set_value(args),
-                        None => {
-                            ours.append("args", args);
+                    for (key, value) in [("command", s(program)), ("args", args)] {
+                        match ours.get(key) {
+                            Some(p) => p.set_value(value),
+                            None => {
+                                ours.append(key, value);
+                            }
                         }
                     }
                 }
@@ -1027,5 +1025,29 @@ mod tests {
         assert!(matches!(e, Err(SettingsError::Parse { line: 2, .. })), "{e:?}");
         let e = wire(Some("{\"hooks\": []}"), Agent::ClaudeCode, HookEvent::PreToolUse, CMD, Path::new("s.json"));
         assert!(matches!(e, Err(SettingsError::Shape { .. })), "{e:?}");
+    }
+
+    #[test]
+    fn a_server_entry_of_ours_is_brought_up_to_date_where_it_stands() {
+        let path = Path::new("settings");
+        let json = "{\n  \"mcpServers\": {\n    \"decisions\": {\"command\": \"/old/decisions\", \"args\": [\"mcp\"], \"env\": {\"A\": \"1\"}}\n  }\n}\n";
+        let Ok(Edit::Write(out)) = mcp_register(Some(json), Agent::Gemini, "/new/decisions", path) else {
+            panic!("an edit")
+        };
+        assert_eq!(out, json.replace("/old/decisions", "/new/decisions"));
+        let toml =
+            "[mcp_servers.decisions]\ncommand = \"/old/decisions\"\nargs = [\"mcp\"]\nenv_vars = [\"X\"]\n";
+        let Ok(Edit::Write(out)) = mcp_register(Some(toml), Agent::Codex, "/new/decisions", path) else {
+            panic!("an edit")
+        };
+        assert_eq!(out, toml.replace("/old/decisions", "/new/decisions"));
+        // Made afresh, Codex's entry names the variables to pass; an entry not ours is refused.
+        let Ok(Edit::Write(out)) = mcp_register(None, Agent::Codex, "decisions", path) else { panic!("an edit") };
+        assert!(out.contains("env_vars = [\"TYPESAFE_API_KEY\""), "{out}");
+        let theirs = "[mcp_servers.decisions]\ncommand = \"other\"\n";
+        assert!(matches!(
+            mcp_register(Some(theirs), Agent::Codex, "decisions", path),
+            Err(SettingsError::Shape { .. })
+        ));
     }
 }
