@@ -589,6 +589,15 @@ fn toml_remove(doc: &mut DocumentMut, found: &[TomlFound]) {
     }
 }
 
+/// Set a TOML value where it stands, keeping the spacing and the comment around it: a user's
+/// `# note` after our command survives a new program path.
+fn set_toml(item: &mut Item, mut value: Value) {
+    if let Some(old) = item.as_value() {
+        *value.decor_mut() = old.decor().clone();
+    }
+    *item = Item::Value(value);
+}
+
 fn wire_toml(text: &str, agent: Agent, event: HookEvent, command: &str, path: &Path) -> Result<String, SettingsError> {
     let mut doc = parse_toml(text, path)?;
     let mut found = toml_found(&doc, agent, Filed::Known);
@@ -599,7 +608,7 @@ fn wire_toml(text: &str, agent: Agent, event: HookEvent, command: &str, path: &P
             let groups = hooks.and_then(|h| h.get_mut(event.name()));
             let inner = groups.and_then(|g| entry_mut(g, kept.group)).and_then(|t| t.get_mut("hooks"));
             if let Some(c) = inner.and_then(|i| entry_mut(i, kept.hook)).and_then(|t| t.get_mut("command")) {
-                *c = toml_edit::value(command);
+                set_toml(c, Value::from(command));
             }
         }
         toml_remove(&mut doc, &found);
@@ -735,9 +744,16 @@ pub fn mcp_registered(text: &str, agent: Agent, path: &Path) -> Result<Option<Mc
 pub fn mcp_register(text: Option<&str>, agent: Agent, program: &str, path: &Path) -> Result<Edit, SettingsError> {
     let original = text.unwrap_or_default();
     let wanted = McpEntry { command: program.to_string(), args: MCP_ARGS.iter().map(|a| a.to_string()).collect() };
-    if mcp_registered(original, agent, path)?.as_ref() == Some(&wanted) {
+    let current = mcp_registered(original, agent, path)?;
+    if current.as_ref() == Some(&wanted) {
         return Ok(Edit::Unchanged);
     }
+    // Only the fields that differ are written: the rest of our entry stays byte for byte.
+    let stale = |key: &str| match (&current, key) {
+        (None, _) => true,
+        (Some(c), "command") => c.command != wanted.command,
+        (Some(c), _) => c.args != wanted.args,
+    };
     let out = match agent {
         Agent::Codex => {
             let mut doc = parse_toml(original, path)?;
@@ -758,8 +774,15 @@ pub fn mcp_register(text: Option<&str>, agent: Agent, program: &str, path: &Path
                 .get_mut(MCP_NAME)
                 .and_then(Item::as_table_like_mut)
                 .ok_or_else(|| shape(path, "mcp_servers.decisions", "a table", "a value"))?;
-            ours.insert("command", toml_edit::value(program));
-            ours.insert("args", toml_edit::value(Value::Array(MCP_ARGS.iter().copied().collect())));
+            for (key, value) in [("command", Value::from(program)), ("args", MCP_ARGS.iter().copied().collect())] {
+                match ours.get_mut(key) {
+                    Some(item) if stale(key) => set_toml(item, value),
+                    Some(_) => {}
+                    None => {
+                        ours.insert(key, Item::Value(value));
+                    }
+                }
+            }
             if made {
                 ours.insert("env_vars", toml_edit::value(Value::Array(mcp_env_vars().iter().collect())));
             }
@@ -778,7 +801,8 @@ pub fn mcp_register(text: Option<&str>, agent: Agent, program: &str, path: &Path
                 Some(ours) => {
                     for (key, value) in [("command", s(program)), ("args", args)] {
                         match ours.get(key) {
-                            Some(p) => p.set_value(value),
+                            Some(p) if stale(key) => p.set_value(value),
+                            Some(_) => {}
                             None => {
                                 ours.append(key, value);
                             }
@@ -970,6 +994,13 @@ mod tests {
         assert_eq!(wired_hooks(&wired, Agent::Codex), [Wired { event: "PreToolUse".into(), command: cmd.into() }]);
         assert_eq!(wire(Some(&wired), Agent::Codex, HookEvent::PreToolUse, cmd, p), Ok(Edit::Unchanged));
         assert_eq!(unwire(&wired, Agent::Codex, p), Ok(Edit::Write(text.to_string())));
+        // The binary moved: only the command's value changes, a comment after it stays.
+        let noted = wired.replace(&format!("command = \"{cmd}\""), &format!("command = \"{cmd}\"  # ours"));
+        let moved = "/opt/bin/decisions hook codex";
+        let Ok(Edit::Write(rewired)) = wire(Some(&noted), Agent::Codex, HookEvent::PreToolUse, moved, p) else {
+            panic!("an edit")
+        };
+        assert_eq!(rewired, noted.replace(&format!("\"{cmd}\""), &format!("\"{moved}\"")));
     }
 
     #[test]
@@ -1036,7 +1067,7 @@ mod tests {
         };
         assert_eq!(out, json.replace("/old/decisions", "/new/decisions"));
         let toml =
-            "[mcp_servers.decisions]\ncommand = \"/old/decisions\"\nargs = [\"mcp\"]\nenv_vars = [\"X\"]\n";
+            "[mcp_servers.decisions]\ncommand = \"/old/decisions\"  # ours\nargs = [ \"mcp\" ]\nenv_vars = [\"X\"]\n";
         let Ok(Edit::Write(out)) = mcp_register(Some(toml), Agent::Codex, "/new/decisions", path) else {
             panic!("an edit")
         };
