@@ -21,27 +21,24 @@ pub fn append_fail_open(path: &std::path::Path, judgment: &Judgment) -> anyhow::
 
 /// Search, failing open to no matches.
 pub fn search_fail_open(path: &std::path::Path, project: &str, query: &str) -> Vec<Judgment> {
-    match decisions::judgment::search(path, project, query) {
-        Ok((found, skipped)) => {
-            crate::output::warn_skipped(skipped, path);
-            found
-        }
-        Err(e) => {
-            eprintln!("warning: search skipped: {}: {e}", path.display());
-            Vec::new()
-        }
-    }
+    fail_open(path, "search", decisions::judgment::search(path, project, query))
 }
 
 /// Recall, failing open to no similar decisions.
 pub fn recall_fail_open(path: &std::path::Path, project: &str, question: &str) -> Vec<decisions::judgment::Recall> {
-    match recall(path, project, question) {
+    fail_open(path, "recall", recall(path, project, question))
+}
+
+/// A read of the ledger, its unreadable lines said on stderr; one that failed is said in one
+/// line, and finds nothing.
+fn fail_open<T>(path: &std::path::Path, what: &str, read: std::io::Result<(Vec<T>, usize)>) -> Vec<T> {
+    match read {
         Ok((found, skipped)) => {
             crate::output::warn_skipped(skipped, path);
             found
         }
         Err(e) => {
-            eprintln!("warning: recall skipped: {}: {e}", path.display());
+            eprintln!("warning: {what} skipped: {}: {e}", path.display());
             Vec::new()
         }
     }

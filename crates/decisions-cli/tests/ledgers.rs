@@ -7,7 +7,7 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-use crate::common::run;
+use crate::common::{card, run};
 
 /// A project with a `.leopold` dir; the judgment ledger lives at `<dir>/judgments.jsonl`.
 fn project() -> (tempfile::TempDir, PathBuf) {
@@ -211,21 +211,6 @@ fn judgment_append_fails_open_on_io() {
     assert_eq!(r.code, 0);
     assert_eq!(r.stderr.lines().count(), 1);
     assert!(r.stderr.contains("append skipped"), "{}", r.stderr);
-}
-
-fn card() -> Value {
-    json!({
-        "question": "Merge the storage rewrite before the release?",
-        "options": [
-            {"id": "merge", "label": "Merge now", "consequence": "ships in 1.4"},
-            {"id": "wait", "label": "Wait", "consequence": "ships in 1.5"}
-        ],
-        "recommendation": "wait",
-        "confidence": "medium",
-        "impact": "storage",
-        "impact_score": 70,
-        "diff_summary": "+2000 -1800 in src/storage"
-    })
 }
 
 #[test]

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
 use crate::common;
+use crate::common::card;
 
 const KEY: &str = "sk-canary-mcp-6c1f08e2d9";
 const NAME: &str = "shop";
@@ -247,21 +248,6 @@ fn steady(mut v: Value) -> Value {
 fn same_line(text: &str, cli: &common::Run) {
     assert!(text.ends_with('\n') && text.lines().count() == 1, "{text}");
     assert_eq!(steady(serde_json::from_str(text).expect("json")), steady(cli.json()));
-}
-
-fn card() -> Value {
-    json!({
-        "question": "Merge the storage rewrite before the release?",
-        "options": [
-            {"id": "merge", "label": "Merge now", "consequence": "ships in 1.4"},
-            {"id": "wait", "label": "Wait", "consequence": "ships in 1.5"}
-        ],
-        "recommendation": "wait",
-        "confidence": "medium",
-        "impact": "storage",
-        "impact_score": 70,
-        "diff_summary": "+2000 -1800 in src/storage"
-    })
 }
 
 /// A human's answer, recorded as a person records it: on the card, with `card record-answer`.

@@ -144,3 +144,19 @@ pub fn record_args(model: &str) -> Vec<String> {
     args.extend(["--certainty", "0.9", "--band", "act", "--acted", "true"].map(String::from));
     args
 }
+
+/// A valid Decision Card (judgment-card.v1): the question, two options, the recommendation.
+pub fn card() -> Value {
+    serde_json::json!({
+        "question": "Merge the storage rewrite before the release?",
+        "options": [
+            {"id": "merge", "label": "Merge now", "consequence": "ships in 1.4"},
+            {"id": "wait", "label": "Wait", "consequence": "ships in 1.5"}
+        ],
+        "recommendation": "wait",
+        "confidence": "medium",
+        "impact": "storage",
+        "impact_score": 70,
+        "diff_summary": "+2000 -1800 in src/storage"
+    })
+}
