@@ -37,6 +37,14 @@ def cli(*argv):
     return p.stdout
 
 
+def documents(text):
+    """The JSON a command printed: one document (pretty or not), or one a line."""
+    try:
+        return [json.loads(text)]
+    except ValueError:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
 def steady(v):
     """All but the times a run took."""
     if isinstance(v, dict):
@@ -78,12 +86,10 @@ for tool, args, argv in cases:
         report(False, tool, f"rc {rc}: no result: {e}: {out[:200]} {err[:300]}")
         continue
     printed = cli(*argv)
-    lines = [json.loads(l) for l in printed.splitlines() if l.strip()] if tool == "judgment_search" else None
-    want = {"judgments": lines} if lines is not None else json.loads(printed)
+    want = {"judgments": documents(printed)} if tool == "judgment_search" else json.loads(printed)
     if tool == "judgment_recall":
         want = {"similar_past_decisions": want}
-    same_text = steady([json.loads(l) for l in text.splitlines() if l.strip()]) == steady(
-        [json.loads(l) for l in printed.splitlines() if l.strip()]) if tool != "card_recall" else json.loads(text) == json.loads(printed)
+    same_text = steady(documents(text)) == steady(documents(printed))
     ok = rc == 0 and steady(structured) == steady(want) and same_text
     report(ok, tool, f"rc {rc}; the result is what `decisions {' '.join(argv[:2])}` prints" + ("" if ok else f": {out[:300]} vs {printed[:300]}"))
 

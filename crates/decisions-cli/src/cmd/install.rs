@@ -186,9 +186,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
     }
     let mut changed = Vec::new();
-    for ((place, edit, event, command), hook_changed) in wirings.iter().zip(hooks_changed) {
+    for ((place, edit, event, command), did) in wirings.iter().zip(hooks_changed) {
         place.apply(edit).map_err(|e| CliError::fail(format!("cannot write {}: {e}", place.path.display())))?;
-        let did = hook_changed;
         let how = if did { "wired into" } else { "already wired in" };
         println!("agent: {} {how} {} ({}): {command}", place.agent.name(), place.path.display(), event.name());
         changed.push(did);
