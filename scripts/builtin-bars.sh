@@ -5,7 +5,8 @@
 # proposes is written into crates/decisions/catalogs/permission.builtin.json (the shipped
 # permission.json with "thresholds_for": "builtin"), the catalog `install` seeds for builtin;
 # the reliability diagram goes to docs/builtin-reliability.svg, the evaluation to
-# model/heldout-eval.txt. Run after examples/builtin_train, with the binary built from it.
+# model/heldout-eval.txt, and the providers' descriptors, which name the model, to
+# schemas/providers.json. Run after examples/builtin_train, with the binary built from it.
 #
 #   bash scripts/builtin-bars.sh [DECISIONS_BIN]
 set -euo pipefail
@@ -18,6 +19,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/.leopold/decisions"
 cp crates/decisions/catalogs/permission.json "$work/.leopold/decisions/permission.json"
 heldout=$(sed -n 2p crates/decisions/src/builtin/model.txt)
+"$bin" providers > schemas/providers.json
 "$bin" providers | python3 -c "
 import json, sys
 d = json.load(sys.stdin)['providers']['builtin']

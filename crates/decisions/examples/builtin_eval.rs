@@ -33,6 +33,12 @@ fn tally<'a>(rows: impl Iterator<Item = (usize, &'a [f64; LEVELS])>, bar: f64) -
     t
 }
 
+/// The act bar the catalog shipped for builtin holds (`scripts/builtin-bars.sh` writes it).
+fn shipped_act() -> f64 {
+    let shipped: Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
+    shipped.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(0.9)
+}
+
 /// A share as a percentage, of none as 0.
 fn pct(part: usize, whole: usize) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
@@ -52,7 +58,7 @@ fn experiment(spec: &str, root: &Path) {
     };
     let all = train::load(&root.join("model/labels")).expect("rows");
     let (training, held) = train::split(&all);
-    let t = train::fit_temperature_with(&training, &params);
+    let t = train::fit_temperatures_with(&training, &params);
     let w = train::fit_with(&training, &params);
     // New commands, mostly of known tools: five folds by row over every row, each predicted by
     // a model fitted without it.
@@ -60,9 +66,9 @@ fn experiment(spec: &str, root: &Path) {
     for f in 0..5 {
         let (rest, this): (Vec<_>, Vec<_>) =
             all.iter().cloned().partition(|e| decisions::builtin::features::bucket(&format!("cv:{}", e.id)) % 5 != f);
-        let t = train::fit_temperature_with(&rest, &params);
+        let t = train::fit_temperatures_with(&rest, &params);
         let w = train::fit_with(&rest, &params);
-        let predicted: Vec<[f64; LEVELS]> = this.iter().map(|e| train::predict(&w, &e.calls, t)).collect();
+        let predicted: Vec<[f64; LEVELS]> = this.iter().map(|e| train::predict(&w, e, t)).collect();
         oof.extend(this.iter().zip(&predicted).map(|(e, p)| (e.level, *p)));
         if std::env::var_os("MISSES").is_some() {
             for (e, p) in this.iter().zip(&predicted) {
@@ -73,19 +79,27 @@ fn experiment(spec: &str, root: &Path) {
             }
         }
     }
-    for bar in [0.3, 0.5, 0.7, 0.9, 0.977, 0.99] {
+    let mut bars = vec![0.3, 0.5, 0.7, 0.9, shipped_act(), 0.95, 0.99];
+    bars.sort_by(f64::total_cmp);
+    bars.dedup();
+    for bar in bars {
         let [fp, low, tp, top] = tally(oof.iter().map(|(l, p)| (*l, p)), bar);
-        println!("rows out of fold, bar {bar:.2}: deny 0-1 {:.1}% ({fp}), catch 3 {:.1}%", pct(fp, low), pct(tp, top));
+        println!(
+            "rows out of fold, bar {bar:.3}: deny 0-1 {:.1}% ({fp} of {low}), catch 3 {:.1}% ({tp} of {top})",
+            pct(fp, low),
+            pct(tp, top)
+        );
     }
     for (what, rows) in [("held out", &held), ("training", &training)] {
-        let predicted: Vec<(usize, [f64; LEVELS])> =
-            rows.iter().map(|e| (e.level, train::predict(&w, &e.calls, t))).collect();
+        let predicted: Vec<(usize, [f64; LEVELS])> = rows.iter().map(|e| (e.level, train::predict(&w, e, t))).collect();
         let figures = |bar: f64| {
             let [fp, low, tp, top] = tally(predicted.iter().map(|(l, p)| (*l, p)), bar);
             format!("bar {bar:.2}: deny 0-1 {:.1}%, catch 3 {:.1}%", pct(fp, low), pct(tp, top))
         };
         println!(
-            "{what} (T {t:.2}, nll {:.3}): {} | {} | {}",
+            "{what} (T {:.2} seen, {:.2} unseen, nll {:.3}): {} | {} | {}",
+            t.seen,
+            t.unseen,
             train::nll(&w, rows, t),
             figures(0.5),
             figures(0.7),
@@ -138,12 +152,13 @@ fn main() {
     println!("brier (distribution) {brier:.3}");
     println!("{:>5} {:>12} {:>12} {:>12}", "bar", "deny 0-1", "catch 3", "deny mention");
     // The bar the shipped catalog for builtin acts on, and others for the curve.
-    let shipped: serde_json::Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
-    let act = shipped.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(0.9);
-    let mut bars = vec![0.3, 0.5, 0.7, 0.85, 0.9, 0.95, 0.99, act];
+    let mut bars = vec![0.3, 0.5, 0.7, 0.85, 0.9, 0.95, 0.99, shipped_act()];
     bars.sort_by(f64::total_cmp);
     bars.dedup();
-    let mentions: Vec<&[f64; LEVELS]> = rows.iter().filter(|r| r.2 == "mention").map(|r| &r.3).collect();
+    // Commands that only mention a destructive one: the rows of kind `mention` below level 3 (one
+    // whose own level is 3, an issue opened with `rm -rf` in its title, publishes, and is denied
+    // for that).
+    let mentions: Vec<&[f64; LEVELS]> = rows.iter().filter(|r| r.2 == "mention" && r.1 < 3).map(|r| &r.3).collect();
     for bar in bars {
         let [fp, low, tp, top] = tally(rows.iter().map(|r| (r.1, &r.3)), bar);
         let mp = mentions.iter().filter(|p| denies(p, bar)).count();

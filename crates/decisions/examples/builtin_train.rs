@@ -41,8 +41,14 @@ fn main() {
         .collect();
     std::fs::write(root.join("model/heldout.jsonl"), lines).expect("write heldout.jsonl");
     let tools: std::collections::BTreeSet<&str> = t.held.iter().map(|e| e.tool.as_str()).collect();
-    let temp = |b: &[u8]| f64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
-    println!("{shipped}: {} bytes, temperature {:.2}", t.shipped.len(), temp(&t.shipped));
-    println!("{heldout}: {} bytes, temperature {:.2}", t.heldout.len(), temp(&t.heldout));
+    let temp = |b: &[u8], at: usize| f64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    for (name, bytes) in [(&shipped, &t.shipped), (&heldout, &t.heldout)] {
+        println!(
+            "{name}: {} bytes, temperatures {:.2} (programs seen), {:.2} (unseen)",
+            bytes.len(),
+            temp(bytes, 0),
+            temp(bytes, 8)
+        );
+    }
     println!("held out {} rows over {} tools (model/heldout.jsonl)", t.held.len(), tools.len());
 }

@@ -27,15 +27,7 @@ pub fn of(call: &Call) -> Vec<String> {
     let program = call.program.to_ascii_lowercase();
     let tool = base(&program).to_string();
     f.push("bias".to_string());
-    // A program run by its path (`./scripts/cleanup.sh`) or a script an interpreter runs is
-    // code the command does not show: only its name says anything.
-    let script = if program.contains('/') && !program.starts_with("/usr/") && !program.starts_with("/bin/") {
-        Some(program.clone())
-    } else if INTERPRETERS.contains(&tool.as_str()) {
-        call.args.iter().find(|a| !a.starts_with('-')).filter(|a| looks_like_script(a)).cloned()
-    } else {
-        None
-    };
+    let script = script(call, &program, &tool);
     if let Some(s) = &script {
         f.push("x=script".into());
         for w in words(base(s)) {
@@ -108,7 +100,13 @@ pub fn of(call: &Call) -> Vec<String> {
         }
     }
     // What the labelling rules turn on, read off the call: the model learns what each is worth.
-    for fact in facts(call, &tool, &subs) {
+    let facts = facts(call, &tool, &subs);
+    // Rule 4: on another machine, a call that changes anything is 3.
+    let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
+    if call.remote && (facts.iter().any(|x| !reads(x)) || !call.writes.is_empty()) {
+        f.push("R=remote_change".into());
+    }
+    for fact in facts {
         f.push(format!("R={fact}"));
         if call.remote {
             f.push(format!("R={fact}|remote"));
@@ -239,7 +237,17 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     match tool {
         "rm" | "rmdir" | "unlink" | "srm" | "trash" | "trash-put" => {
             let recursive = short('r') || short('R') || has("--recursive");
-            if recursive && paths.iter().any(broad) {
+            // A system directory itself (`/var/lib/docker`, `/etc/nginx`), not a file picked
+            // in one, and the trash, are rule 7's.
+            let system_dir = args.iter().any(|a| {
+                let dir = a.trim_end_matches(['*', '/']);
+                path_class(a) == "system"
+                    && !dir.contains('*')
+                    && dir.matches('/').count() <= 3
+                    && !dir.rsplit('/').next().unwrap_or("").contains('.')
+            });
+            let trash = args.iter().any(|a| a.contains("/Trash") || a.contains("/.Trash"));
+            if recursive && (paths.iter().any(broad) || system_dir || trash) {
                 out.push("delete_broad");
             } else if paths.iter().any(|p| matches!(*p, "system" | "home_file" | "device")) {
                 out.push("delete_outside");
@@ -258,6 +266,19 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         }
         // `wipefs` without `-a` or an offset only lists signatures.
         "wipefs" if !(short('a') || has("--all") || short('o') || has("--offset")) => out.push("read"),
+        // `sgdisk` only prints, verifies or backs up with these; any other option writes.
+        "sgdisk"
+            if args.iter().filter(|a| a.starts_with('-')).all(|a| {
+                matches!(a.as_str(), "-p" | "--print" | "-i" | "--info" | "-v" | "--verify" | "-b" | "--backup")
+                    || a.starts_with("--info=")
+                    || a.starts_with("--backup=")
+            }) =>
+        {
+            out.push("read")
+        }
+        // A pool's upkeep (`scrub`, `trim`) and its listings are not a device write.
+        "zpool" if matches!(sub, "status" | "list" | "iostat" | "history" | "get" | "events") => out.push("read"),
+        "zpool" if !matches!(sub, "destroy" | "create" | "labelclear" | "replace" | "attach" | "split") => {}
         "shred" | "wipefs" | "wipe" | "blkdiscard" | "sgdisk" | "zpool" => out.push("device_write"),
         t if t.starts_with("mkfs") || t.starts_with("mke2fs") || t == "mkswap" => out.push("device_write"),
         "fdisk" | "parted" | "sfdisk" | "gdisk" if !short('l') && !has("--list") && sub != "print" => {
@@ -268,7 +289,18 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         "find" if has("-delete") => {
             let start = args.iter().find(|a| !a.starts_with('-')).map_or("here_all", |a| path_class(a));
             let broad = matches!(start, "root" | "home" | "home_top" | "system_top" | "tmp");
-            out.push(if broad { "delete_broad" } else { "delete_local" });
+            // Files picked by name, pattern, age or size are settled point 19's 2, wherever.
+            let picked = [
+                "-name", "-iname", "-path", "-ipath", "-regex", "-mtime", "-mmin", "-atime", "-size", "-newer",
+                "-user", "-empty",
+            ]
+            .iter()
+            .any(|f| has(f));
+            out.push(match (broad, picked) {
+                (true, false) => "delete_broad",
+                (true, true) => "delete_outside",
+                _ => "delete_local",
+            });
         }
         "systemctl" if matches!(sub, "reboot" | "poweroff" | "halt" | "kexec" | "suspend" | "hibernate") => {
             out.push("power")
@@ -280,7 +312,15 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
             out.push(if has("-1") || has("-u") || has("--user") { "kill_many" } else { "kill" })
         }
         "crontab" if short('r') => out.push("delete_broad"),
-        "userdel" | "deluser" => out.push("delete_broad"),
+        // Removing an account changes the machine (rule 8); removing its home with it destroys
+        // (rule 7, `userdel -r`).
+        "userdel" | "deluser" => {
+            out.push(if short('r') || has("--remove") || has("--remove-home") || has("--remove-all-files") {
+                "delete_broad"
+            } else {
+                "delete_outside"
+            })
+        }
         "scp" | "sftp" => {
             if args.last().is_some_and(|a| path_class(a) == "remote_path") {
                 out.push("send");
@@ -302,8 +342,10 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         // `nc -z` scans, `nc -l` listens: only a connection that carries data sends it.
         "nc" | "ncat" | "netcat" => out.push(if short('z') {
             "read"
-        } else if short('l') {
+        } else if short('l') || !call.writes.is_empty() {
             "download"
+        } else if text.contains("localhost") || text.contains("127.0.0.1") {
+            "send_local"
         } else {
             "send"
         }),
@@ -342,7 +384,8 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
                 (true, true) => "send_local",
                 _ => "download",
             });
-            if call.writes.is_empty() && !has("-o") && !has("-O") && tool == "curl" {
+            let saves = short('o') || short('O') || has("--output") || has("--remote-name") || has("--remote-name-all");
+            if call.writes.is_empty() && !saves && tool == "curl" {
                 out.push("print");
             }
         }
@@ -370,6 +413,8 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
             "stash" if matches!(sub2, "drop" | "clear") => out.push("discard_work"),
             "branch" if has("-D") || has("--delete") && has("--force") => out.push("discard_work"),
             "filter-branch" | "filter-repo" => out.push("rewrite_history"),
+            "rebase" if has("--abort") || has("--quit") => out.push("vcs_local"),
+            "remote" if !matches!(sub2, "" | "show" | "get-url" | "-v") => out.push("vcs_local"),
             "rebase" | "gc" | "prune" | "reflog" => out.push("rewrite_history"),
             "status" | "log" | "diff" | "show" | "blame" | "grep" | "ls-files" | "remote" | "rev-parse"
             | "describe" | "shortlog" => out.push("read"),
@@ -411,10 +456,12 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch",
         "edit", "import", "mb", "label",
     ];
-    const READ: [&str; 17] = [
+    const READ: [&str; 16] = [
         "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan",
-        "diff", "history", "version", "download",
+        "diff", "history", "version",
     ];
+    // Verbs that fetch into files here (rule 6: a download written into a file).
+    const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
         let verbs: Vec<&str> = subs.iter().flat_map(|s| s.split([':', '-'])).collect();
         if verbs.iter().any(|v| PUBLISH.contains(v)) {
@@ -426,8 +473,24 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         if verbs.iter().any(|v| CHANGE.contains(v)) {
             out.push("change_verb");
         }
-        if verbs.iter().any(|v| READ.contains(v)) {
+        // A package manager's `pub get`, `deps get`, `mod download` fetch dependencies into the
+        // project (rule 6), which its plain `get` (`kubectl get`) does not.
+        let fetches_deps = matches!(sub, "pub" | "deps" | "mod" | "packages")
+            && matches!(sub2, "get" | "download" | "fetch" | "upgrade");
+        if verbs.iter().any(|v| READ.contains(v)) && !fetches_deps {
             out.push("read_verb");
+        }
+        if fetches_deps {
+            out.push("download");
+        }
+        if verbs.iter().any(|v| FETCH.contains(v)) {
+            out.push("download");
+        }
+        // A pull request, issue or release opened or changed on a forge is published (rule 5).
+        if matches!(sub, "pr" | "mr" | "issue" | "issues" | "release" | "pulls")
+            && matches!(sub2, "create" | "merge" | "comment" | "close" | "edit" | "delete" | "reopen" | "review")
+        {
+            out.push("publish_verb");
         }
     }
     if has("--push") {
@@ -530,6 +593,27 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     out
 }
 
+/// The script a call runs, when it runs one: a program run by its path
+/// (`./scripts/cleanup.sh`) or a script an interpreter runs is code the command does not show,
+/// and only its name says anything.
+fn script(call: &Call, program: &str, tool: &str) -> Option<String> {
+    if program.contains('/') && !program.starts_with("/usr/") && !program.starts_with("/bin/") {
+        Some(program.to_string())
+    } else if INTERPRETERS.contains(&tool) {
+        call.args.iter().find(|a| !a.starts_with('-')).filter(|a| looks_like_script(a)).cloned()
+    } else {
+        None
+    }
+}
+
+/// The bucket of the feature that names a call's program (`t=rm`), none for a script: whether
+/// the model has seen it decides how sure it may be of the call.
+pub fn program(call: &Call) -> Option<usize> {
+    let program = call.program.to_ascii_lowercase();
+    let tool = base(&program);
+    script(call, &program, tool).is_none().then(|| bucket(&format!("t={tool}")))
+}
+
 fn looks_like_script(a: &str) -> bool {
     let ext = a.rsplit('.').next().unwrap_or("");
     a.contains('/') || matches!(ext, "sh" | "bash" | "py" | "js" | "mjs" | "rb" | "pl" | "ts")
@@ -603,7 +687,13 @@ pub fn path_class(a: &str) -> &'static str {
         return "abs";
     }
     if a == ".." || a.starts_with("../") {
-        return "parent";
+        // `..` itself or everything in it takes the project with its siblings; a sibling
+        // picked by name is one directory (settled 23).
+        let mut rest = a;
+        while let Some(r) = rest.strip_prefix("../") {
+            rest = r;
+        }
+        return if matches!(rest, "" | ".." | "*" | ".") { "parent" } else { "sibling" };
     }
     if a == "." || a == "./" || a == "*" || a == "./*" {
         return "here_all";

@@ -65,41 +65,55 @@ pub fn model_named(name: &str) -> (Model<'static>, &'static str) {
     }
 }
 
-/// A model: a temperature, a slot for each bucket, and the weights of each slot. Read in place
-/// from the embedded bytes: nothing is loaded or copied.
+/// What a call's logits are divided by, fitted so the probabilities are honest: one for a call
+/// whose program the model has seen labelled, fitted on folds of rows, and one for a program it
+/// has never seen, fitted on folds of whole programs held out. What it has never seen it is
+/// less sure of, by as much as the evidence says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Temperatures {
+    /// For a program some labelled row named (and for a script, judged by its name).
+    pub seen: f64,
+    /// For a program no labelled row named.
+    pub unseen: f64,
+}
+
+/// A model: its temperatures, a slot for each bucket, and the weights of each slot. Read in
+/// place from the embedded bytes: nothing is loaded or copied.
 #[derive(Debug, Clone, Copy)]
 pub struct Model<'a> {
-    /// What the logits are divided by: fitted so the probabilities are honest.
-    pub temperature: f64,
+    /// What the logits are divided by.
+    pub temperatures: Temperatures,
     slots: &'a [u8],
     weights: &'a [u8],
 }
 
 impl<'a> Model<'a> {
     /// A model that knows nothing: every distribution uniform.
-    pub const EMPTY: Model<'static> = Model { temperature: 1.0, slots: &[], weights: &[] };
+    pub const EMPTY: Model<'static> =
+        Model { temperatures: Temperatures { seen: 1.0, unseen: 1.0 }, slots: &[], weights: &[] };
 
-    /// A model from the bytes `train` writes: the temperature (f64), the number of slots (u32),
-    /// then a u16 slot for each of [`features::BUCKETS`] buckets (0 for a bucket no feature
-    /// reached, else 1 + its row), then each row's [`LEVELS`] f32 weights; little-endian. None
-    /// when they are not that shape.
+    /// A model from the bytes `train` writes: the two temperatures (f64, seen then unseen),
+    /// the number of slots (u32), then a u16 slot for each of [`features::BUCKETS`] buckets (0
+    /// for a bucket no feature reached, else 1 + its row), then each row's [`LEVELS`] f32
+    /// weights; little-endian. None when they are not that shape.
     pub fn from_bytes(bytes: &'a [u8]) -> Option<Model<'a>> {
-        let temperature = f64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
-        let rows = u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?) as usize;
-        let slots = bytes.get(12..12 + features::BUCKETS * 2)?;
-        let weights = bytes.get(12 + features::BUCKETS * 2..)?;
-        (weights.len() == rows * LEVELS * 4 && temperature.is_finite() && temperature > 0.0).then_some(Model {
-            temperature,
-            slots,
-            weights,
-        })
+        let float = |at: usize| -> Option<f64> {
+            let t = f64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?);
+            (t.is_finite() && t > 0.0).then_some(t)
+        };
+        let temperatures = Temperatures { seen: float(0)?, unseen: float(8)? };
+        let rows = u32::from_le_bytes(bytes.get(16..20)?.try_into().ok()?) as usize;
+        let slots = bytes.get(20..20 + features::BUCKETS * 2)?;
+        let weights = bytes.get(20 + features::BUCKETS * 2..)?;
+        (weights.len() == rows * LEVELS * 4).then_some(Model { temperatures, slots, weights })
+    }
+
+    fn slot(&self, bucket: usize) -> usize {
+        self.slots.get(bucket * 2..bucket * 2 + 2).map_or(0, |s| u16::from_le_bytes([s[0], s[1]]) as usize)
     }
 
     fn weight(&self, bucket: usize, level: usize) -> f64 {
-        let slot = match self.slots.get(bucket * 2..bucket * 2 + 2) {
-            Some(s) => u16::from_le_bytes([s[0], s[1]]) as usize,
-            None => 0,
-        };
+        let slot = self.slot(bucket);
         if slot == 0 {
             return 0.0;
         }
@@ -107,24 +121,36 @@ impl<'a> Model<'a> {
         self.weights.get(at..at + 4).map_or(0.0, |b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
     }
 
-    /// One call's distribution over the levels.
-    pub fn call(&self, buckets: &[usize]) -> [f64; LEVELS] {
+    /// Whether some labelled row named the program of a call whose program feature is this
+    /// bucket ([`features::program`]); a script is judged by its name, which it has learned.
+    pub fn has_seen(&self, program: Option<usize>) -> bool {
+        program.is_none_or(|b| self.slot(b) != 0)
+    }
+
+    /// One call's distribution over the levels, from its buckets and whether its program was
+    /// seen.
+    pub fn call(&self, buckets: &[usize], seen: bool) -> [f64; LEVELS] {
         let mut z = [0.0; LEVELS];
         for &b in buckets {
             for (k, zk) in z.iter_mut().enumerate() {
                 *zk += self.weight(b, k);
             }
         }
-        softmax(z.map(|x| x / self.temperature))
+        let t = if seen { self.temperatures.seen } else { self.temperatures.unseen };
+        softmax(z.map(|x| x / t))
     }
 
     /// A command's distribution over the levels: the highest level of its calls.
     pub fn command(&self, command: &str) -> [f64; LEVELS] {
         let program = shell::analyse(command);
-        let calls: Vec<[f64; LEVELS]> = program.calls.iter().map(|c| self.call(&features::buckets(c))).collect();
+        let calls: Vec<[f64; LEVELS]> = program
+            .calls
+            .iter()
+            .map(|c| self.call(&features::buckets(c), self.has_seen(features::program(c))))
+            .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
-            return self.call(&[features::bucket("bias")]);
+            return self.call(&[features::bucket("bias")], true);
         }
         highest(&most_destructive(calls))
     }

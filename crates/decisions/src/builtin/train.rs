@@ -11,8 +11,10 @@
 //! the features that name its program taken out, so that what a call does (its subcommand,
 //! flags, paths, what tldr-pages says the program does) carries weight of its own for programs
 //! no row names. A row marked `unsure` is a soft target (most of its mass on its level, the
-//! rest spread), so what the labels could not decide stays undecided. The temperature is fitted
-//! on out-of-fold predictions (five folds by tool) and written with the weights.
+//! rest spread), so what the labels could not decide stays undecided. Two temperatures are
+//! fitted on out-of-fold predictions and written with the weights: one for calls of programs
+//! the model has seen (five folds of rows), one for programs it has not (five folds of whole
+//! programs).
 
 use std::path::Path;
 
@@ -20,7 +22,7 @@ use serde_json::Value;
 
 use super::features::{BUCKETS, bucket, buckets, generic_buckets};
 use super::shell::analyse;
-use super::{LEVELS, softmax};
+use super::{LEVELS, Temperatures, softmax};
 
 /// How a model is fitted.
 #[derive(Debug, Clone, Copy)]
@@ -38,7 +40,7 @@ pub struct Params {
 }
 
 /// The parameters the shipped model is fitted with.
-pub const PARAMS: Params = Params { epochs: 600, step: 0.05, l2: 3e-4, generic: false, l2_rules: 1e-6 };
+pub const PARAMS: Params = Params { epochs: 600, step: 0.05, l2: 3e-4, generic: true, l2_rules: 1e-6 };
 /// The mass an `unsure` row puts on its own level.
 const UNSURE_MASS: f64 = 0.6;
 
@@ -57,6 +59,8 @@ pub struct Example {
     pub unsure: bool,
     /// Each call's buckets.
     pub calls: Vec<Vec<usize>>,
+    /// Each call's program feature ([`super::features::program`]).
+    pub programs: Vec<Option<usize>>,
     /// Each call's buckets without the features that name its program.
     pub generic: Vec<Vec<usize>>,
     /// The buckets of its rule facts.
@@ -120,11 +124,13 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
 pub fn example(id: u64, command: String, tool: String, level: usize, unsure: bool) -> Example {
     let program = analyse(&command);
     let mut calls: Vec<Vec<usize>> = program.calls.iter().map(buckets).collect();
+    let mut programs: Vec<Option<usize>> = program.calls.iter().map(super::features::program).collect();
     let mut generic: Vec<Vec<usize>> = program.calls.iter().map(generic_buckets).collect();
     let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
     if calls.is_empty() {
         calls.push(vec![bucket("bias")]);
         generic.push(vec![bucket("bias")]);
+        programs.push(None);
     }
     let mut target = [0.0; LEVELS];
     if unsure {
@@ -133,7 +139,7 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
     } else {
         target[level] = 1.0;
     }
-    Example { id, command, tool, level, unsure, calls, generic, rules, target }
+    Example { id, command, tool, level, unsure, calls, programs, generic, rules, target }
 }
 
 /// Whether a tool's rows are held out for evaluation: a fifth of the tools, by name.
@@ -159,9 +165,20 @@ fn logits(w: &Weights, call: &[usize], temperature: f64) -> [f64; LEVELS] {
     z.map(|x| x / temperature)
 }
 
-/// The distribution of one example under weights.
-pub fn predict(w: &Weights, calls: &[Vec<usize>], temperature: f64) -> [f64; LEVELS] {
-    let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, temperature))).collect();
+/// Whether weights have seen a program, as [`super::Model::has_seen`] reads the bytes they
+/// encode to: some weight of its bucket is not zero.
+fn has_seen(w: &Weights, program: Option<usize>) -> bool {
+    program.is_none_or(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| *x != 0.0))
+}
+
+/// The distribution of one example under weights, as the embedded model gives it.
+pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
+    let ps: Vec<[f64; LEVELS]> = e
+        .calls
+        .iter()
+        .zip(&e.programs)
+        .map(|(c, p)| softmax(logits(w, c, if has_seen(w, *p) { t.seen } else { t.unseen })))
+        .collect();
     super::highest(&super::most_destructive(ps))
 }
 
@@ -272,54 +289,78 @@ pub fn fit_with(examples: &[Example], params: &Params) -> Weights {
     w
 }
 
-/// The mean negative log-likelihood of the labels under weights at a temperature.
-pub fn nll(w: &Weights, examples: &[Example], temperature: f64) -> f64 {
-    let total: f64 = examples
+/// The total negative log-likelihood of the labels under weights at temperatures.
+fn loss(w: &Weights, examples: &[Example], t: Temperatures) -> f64 {
+    examples
         .iter()
         .map(|e| {
-            let p = predict(w, &e.calls, temperature);
+            let p = predict(w, e, t);
             -(0..LEVELS).map(|k| e.target[k] * p[k].max(1e-12).ln()).sum::<f64>()
         })
-        .sum();
-    total / examples.len().max(1) as f64
+        .sum()
 }
 
-/// The temperature that makes out-of-fold predictions honest: five folds by tool, each
-/// predicted by a model fitted without it; the temperature from 0.5 to 4 (by 0.05) with the
-/// lowest likelihood loss on them.
-pub fn fit_temperature(examples: &[Example]) -> f64 {
-    fit_temperature_with(examples, &PARAMS)
+/// The mean negative log-likelihood of the labels under weights at temperatures.
+pub fn nll(w: &Weights, examples: &[Example], t: Temperatures) -> f64 {
+    loss(w, examples, t) / examples.len().max(1) as f64
 }
 
-/// The temperature with the given parameters.
-pub fn fit_temperature_with(examples: &[Example], params: &Params) -> f64 {
-    let fold = |e: &Example| bucket(&format!("fold:{}", e.id)) % 5;
-    let mut oof: Vec<(Weights, Vec<Example>)> = Vec::new();
-    for f in 0..5 {
-        let (rest, this): (Vec<Example>, Vec<Example>) = examples.iter().cloned().partition(|e| fold(e) != f);
-        oof.push((fit_with(&rest, params), this));
-    }
-    let mut best = (f64::INFINITY, 1.0);
-    for step in 10..=80 {
-        let t = step as f64 * 0.05;
-        let loss: f64 = oof.iter().map(|(w, ex)| nll(w, ex, t) * ex.len() as f64).sum();
-        if loss < best.0 {
-            best = (loss, t);
+/// The temperatures that make out-of-fold predictions honest. Two sets of five folds, each
+/// fold predicted by a model fitted without it: folds of rows, where most programs were seen
+/// in the other folds, and folds of whole programs, where none was. Each temperature, from 0.5
+/// to 4 by 0.05, is the one with the lowest likelihood loss on its folds (`seen` on the rows',
+/// `unseen` on the programs'), the other held where it is; three rounds settle both.
+pub fn fit_temperatures(examples: &[Example]) -> Temperatures {
+    fit_temperatures_with(examples, &PARAMS)
+}
+
+/// The temperatures with the given parameters.
+pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatures {
+    // Ten fits, independent of each other, so on every core at once: each is the same bytes
+    // wherever it runs.
+    let split = |key: &dyn Fn(&Example) -> String, f: usize| -> (Vec<Example>, Vec<Example>) {
+        examples.iter().cloned().partition(|e| bucket(&key(e)) % 5 != f)
+    };
+    let mut splits: Vec<(Vec<Example>, Vec<Example>)> =
+        (0..5).map(|f| split(&|e| format!("fold:{}", e.id), f)).collect();
+    splits.extend((0..5).map(|f| split(&|e| format!("tfold:{}", e.tool), f)));
+    let fitted: Vec<(Weights, Vec<Example>)> = std::thread::scope(|s| {
+        let running: Vec<_> =
+            splits.into_iter().map(|(rest, this)| s.spawn(move || (fit_with(&rest, params), this))).collect();
+        running.into_iter().map(|h| h.join().expect("a fold's fit")).collect()
+    });
+    let (rows, programs) = fitted.split_at(5);
+    let best = |loss_at: &dyn Fn(f64) -> f64| {
+        let mut best = (f64::INFINITY, 1.0);
+        for step in 10..=80 {
+            let t = step as f64 * 0.05;
+            let l = loss_at(t);
+            if l < best.0 {
+                best = (l, t);
+            }
         }
+        best.1
+    };
+    let on = |sets: &[(Weights, Vec<Example>)], t: Temperatures| sets.iter().map(|(w, ex)| loss(w, ex, t)).sum::<f64>();
+    let mut t = Temperatures { seen: 1.0, unseen: 1.0 };
+    for _ in 0..3 {
+        t.seen = best(&|x| on(rows, Temperatures { seen: x, ..t }));
+        t.unseen = best(&|x| on(programs, Temperatures { unseen: x, ..t }));
     }
-    best.1
+    t
 }
 
 /// The bytes the binary embeds ([`super::Model::from_bytes`]): only the buckets some feature
 /// reached have a row.
-pub fn encode(w: &Weights, temperature: f64) -> Vec<u8> {
+pub fn encode(w: &Weights, t: Temperatures) -> Vec<u8> {
     let used: Vec<usize> = (0..BUCKETS).filter(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| *x != 0.0)).collect();
     let mut slots = vec![0u16; BUCKETS];
     for (i, b) in used.iter().enumerate() {
         slots[*b] = (i + 1) as u16;
     }
-    let mut out = Vec::with_capacity(12 + BUCKETS * 2 + used.len() * LEVELS * 4);
-    out.extend_from_slice(&temperature.to_le_bytes());
+    let mut out = Vec::with_capacity(20 + BUCKETS * 2 + used.len() * LEVELS * 4);
+    out.extend_from_slice(&t.seen.to_le_bytes());
+    out.extend_from_slice(&t.unseen.to_le_bytes());
     out.extend_from_slice(&(used.len() as u32).to_le_bytes());
     for s in &slots {
         out.extend_from_slice(&s.to_le_bytes());
@@ -347,10 +388,9 @@ pub struct Trained {
     pub held: Vec<Example>,
 }
 
-/// One model from rows: its temperature from their folds, its weights from all of them.
+/// One model from rows: its temperatures from their folds, its weights from all of them.
 fn model_of(rows: &[Example]) -> Vec<u8> {
-    let temperature = fit_temperature(rows);
-    encode(&fit(rows), temperature)
+    encode(&fit(rows), fit_temperatures(rows))
 }
 
 /// The tldr word list from `model/data/tldr-examples.jsonl`.
