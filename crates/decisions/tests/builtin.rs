@@ -118,6 +118,20 @@ fn an_unfamiliar_tool_or_an_unseen_script_comes_out_unsure() {
 }
 
 #[test]
+fn a_program_no_labelled_row_named_is_judged_less_surely_than_one_it_knows() {
+    let m = builtin::model();
+    // Fitted on folds of whole programs held out: the evidence says an unseen program's call
+    // deserves less certainty than a seen one's.
+    assert!(m.temperatures.unseen > m.temperatures.seen, "{:?}", m.temperatures);
+    let call = |c: &str| builtin::shell::analyse(c).calls.into_iter().next().expect("a call");
+    assert!(m.has_seen(builtin::features::program(&call("rm -rf build"))));
+    assert!(!m.has_seen(builtin::features::program(&call("frobnicate delete everything"))));
+    // The same arguments to a program it knows and to one it does not: the unknown one is less sure.
+    let peak = |c: &str| m.command(c).iter().copied().fold(0.0, f64::max);
+    assert!(peak("frobnicate --force /dev/sdb") < peak("wipefs --force /dev/sdb"));
+}
+
+#[test]
 fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
     let m = builtin::model();
     let score = |p: [f64; 4]| p.iter().enumerate().map(|(k, x)| k as f64 * x).sum::<f64>();

@@ -480,10 +480,7 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         if verbs.iter().any(|v| READ.contains(v)) && !fetches_deps {
             out.push("read_verb");
         }
-        if fetches_deps {
-            out.push("download");
-        }
-        if verbs.iter().any(|v| FETCH.contains(v)) {
+        if fetches_deps || verbs.iter().any(|v| FETCH.contains(v)) {
             out.push("download");
         }
         // A pull request, issue or release opened or changed on a forge is published (rule 5).
@@ -791,5 +788,48 @@ mod tests {
         assert!(!f.iter().any(|x| x.contains("cleanup.sh")), "{f:?}");
         let f = features("psql -c 'DROP TABLE users'");
         assert!(f.contains(&"t=psql|q=drop".into()), "{f:?}");
+    }
+
+    /// The rule facts a command's calls give.
+    fn facts_of(command: &str) -> Vec<String> {
+        features(command).into_iter().filter(|f| f.starts_with("R=") && !f.contains('|')).collect()
+    }
+
+    #[test]
+    fn the_rule_facts_follow_the_written_rules() {
+        let has = |command: &str, fact: &str| facts_of(command).iter().any(|f| f == &format!("R={fact}"));
+        // Rule 8 removes an account; rule 7's `userdel -r` removes its home with it.
+        assert!(has("sudo userdel deploy", "delete_outside") && !has("sudo userdel deploy", "delete_broad"));
+        assert!(has("sudo userdel -r deploy", "delete_broad"));
+        // Settled 19: files picked by name or age are not the directory itself.
+        assert!(has("find ~ -name '*.tmp' -delete", "delete_outside"));
+        assert!(has("find ~ -delete", "delete_broad"));
+        // Settled 23: `..` itself is broad, a sibling picked by name is not.
+        assert!(has("rm -rf ..", "delete_broad") && !has("rm -rf ../myapp-old", "delete_broad"));
+        // Rule 7: a system directory itself, and the trash.
+        assert!(has("sudo rm -rf /var/lib/docker", "delete_broad"));
+        assert!(!has("sudo rm -rf /usr/local/lib/python3.11/site-packages/requests", "delete_broad"));
+        assert!(has("rm -rf ~/.local/share/Trash/files/*", "delete_broad"));
+        // What only reads or upkeeps a pool or a table is no device write.
+        assert!(has("sudo sgdisk -p /dev/sdb", "read") && has("sudo sgdisk --zap-all /dev/sdb", "device_write"));
+        assert!(!has("sudo zpool scrub tank", "device_write") && has("sudo zpool destroy tank", "device_write"));
+        // Rule 6: a download written into files is not a print or a read.
+        assert!(!has("curl -sSO https://example.com/a.tgz", "print") && has("curl https://example.com", "print"));
+        assert!(has("nc build.example.com 8080 > received.bin", "download"));
+        assert!(has("flutter pub get", "download") && !has("flutter pub get", "read_verb"));
+        assert!(has("kubectl get pods", "read_verb"));
+        // Rule 5: a pull request opened on any forge publishes; rule 4: a change elsewhere.
+        assert!(has("tea pr create --title 'x'", "publish_verb"));
+        assert!(features("ssh web2 'sudo rm -rf /srv/app/releases/old'").contains(&"R=remote_change".into()));
+        assert!(!features("ssh web2 'ls -la /srv/app'").contains(&"R=remote_change".into()));
+    }
+
+    #[test]
+    fn a_call_names_its_program_unless_it_runs_a_script() {
+        let call = |c: &str| analyse(c).calls.into_iter().next().expect("a call");
+        assert_eq!(program(&call("sudo rm -rf /tmp/x")), Some(bucket("t=rm")));
+        assert_eq!(program(&call("/usr/bin/git status")), Some(bucket("t=git")));
+        assert_eq!(program(&call("./scripts/cleanup.sh --all")), None);
+        assert_eq!(program(&call("bash scripts/deploy.sh")), None);
     }
 }
