@@ -142,6 +142,30 @@ fn lines_come_in_completion_order_each_whole_and_once_over_kept_alive_connection
 }
 
 #[test]
+fn a_batch_asked_of_the_model_inside_the_binary_sends_no_http_request_and_says_so() {
+    let (_dir, root) = project(None);
+    common::write(
+        &root.join(".leopold/decisions/config.json"),
+        &json!({"version": "decisions/1.0", "provider": "builtin"}),
+    );
+    std::fs::write(root.join(".leopold/decisions/permission.json"), decisions::install::PERMISSION_BUILTIN)
+        .expect("catalog");
+    let input = root.join("commands.jsonl");
+    let text: String = ["rm -rf ~", "ls -la", "git push --force origin main"]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{}\n", json!({"id": i, "command": c, "cwd": "/home/dev/project"})))
+        .collect();
+    std::fs::write(&input, text).expect("write");
+    let r = run(decisions(&root)
+        .args(["batch", "--catalog", "permission", "--questions", "destructive", "--input"])
+        .arg(&input));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("3 items: 3 answered"), "{}", r.stderr);
+    assert!(r.stderr.contains(" 0 HTTP requests, 0 429s"), "{}", r.stderr);
+}
+
+#[test]
 fn without_output_lines_go_to_stdout_and_the_summary_to_stderr() {
     let stub = provider(|_| Duration::ZERO);
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")));

@@ -190,6 +190,11 @@ impl Prepared {
         &self.provider
     }
 
+    /// Whether asking it sends HTTP requests: not the model inside the binary.
+    pub fn over_http(&self) -> bool {
+        !matches!(self.wire, Wire::Builtin | Wire::None)
+    }
+
     /// Where it was configured.
     pub fn source(&self) -> Source {
         self.source

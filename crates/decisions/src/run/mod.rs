@@ -285,7 +285,8 @@ pub fn run(
     counts.fill(&mut summary);
     summary.elapsed_s = started.elapsed().as_secs_f64();
     summary.throughput = if summary.elapsed_s > 0.0 { summary.asked as f64 / summary.elapsed_s } else { 0.0 };
-    summary.http_requests = opts.pacer.requests();
+    // The pace grants every ask a turn; only a provider over HTTP turns them into requests.
+    summary.http_requests = if prepared.is_ok_and(Prepared::over_http) { opts.pacer.requests() } else { 0 };
     summary.rate_limited = opts.pacer.rate_limited();
     summary.rate = opts.pacer.measured_rate();
     Ok(summary)
