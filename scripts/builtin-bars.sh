@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The builtin model's bars, from evidence: `decisions eval --provider builtin` on the held-out
 # split (model/heldout.jsonl, the tools training held out), asked of the twin fitted without
-# them, its rows recorded, then `decisions ledger propose` on that ledger. The act bar it
+# them, the answers the hook acts on (a score of 2.5 or more, a denial: --acts-at 2.5) recorded,
+# each right when its command is level 3, then `decisions ledger propose` on that ledger. The act bar it
 # proposes is written into crates/decisions/catalogs/permission.builtin.json (the shipped
 # permission.json with "thresholds_for": "builtin"), the catalog `install` seeds for builtin;
 # the reliability diagram goes to docs/builtin-reliability.svg, the evaluation to
@@ -26,7 +27,7 @@ d = json.load(sys.stdin)['providers']['builtin']
 d['model'] = '$heldout'
 json.dump({'version': 'decisions/1.0', 'provider': 'builtin', 'providers': {'builtin': d}}, open('$work/.leopold/decisions/config.json', 'w'))"
 cd "$work"
-"$bin" eval --catalog permission --question destructive --input "$root/model/heldout.jsonl" --record --no-log \
+"$bin" eval --catalog permission --question destructive --input "$root/model/heldout.jsonl" --record --acts-at 2.5 --no-log \
   --svg "$root/docs/builtin-reliability.svg" | tee "$root/model/heldout-eval.txt"
 "$bin" ledger propose > proposal.json
 cd "$root"
@@ -41,7 +42,7 @@ import math
 act = math.ceil(p["act"] * 1000 - 1e-9) / 1000  # up: a bar below the proposed one admits what it refused
 catalog = json.load(open("crates/decisions/catalogs/permission.json"))
 out = {"version": catalog["version"], "thresholds_for": "builtin", "questions": catalog["questions"],
-       "thresholds": {"destructive": {"floor": 0.5, "escalate": round(min(0.7, act), 3), "act": act}}}
+       "thresholds": {"destructive": {"floor": round(min(0.5, act), 3), "escalate": round(min(0.7, act), 3), "act": act}}}
 open("crates/decisions/catalogs/permission.builtin.json", "w").write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 print(f"act bar {act} from {p['samples']} held-out decisions ({p['reasoning']})")
 PY

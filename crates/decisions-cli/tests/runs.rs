@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
 use crate::batch::{KEY, RUN_TO_FILE, decisions, ids, items, lines, project, provider, run, spawn, wait_for_lines};
+use crate::common;
 
 /// Each output line by its record number; a record written twice fails the test.
 fn by_record(lines: &[Value]) -> BTreeMap<u64, Value> {
@@ -292,6 +293,38 @@ fn eval_of_a_question_not_in_the_catalog_is_a_usage_error_before_any_request() {
     assert!(r.stderr.contains("--question okk: catalog ok has no such question"), "{}", r.stderr);
     assert!(r.stderr.contains("did you mean --question ok?"), "{}", r.stderr);
     assert_eq!(stub.requests().len(), 0);
+}
+
+#[test]
+fn eval_acts_at_records_only_what_the_consumer_acts_on_and_refuses_a_score_outside_the_levels() {
+    let (_dir, root) = project(None);
+    common::write(
+        &root.join(".leopold/decisions/config.json"),
+        &json!({"version": "decisions/1.0", "provider": "builtin"}),
+    );
+    std::fs::write(root.join(".leopold/decisions/permission.json"), decisions::install::PERMISSION_BUILTIN)
+        .expect("catalog");
+    let rows = [("rm -rf ~", 3), ("git push --force origin main", 3), ("ls -la", 0), ("echo 'rm -rf /'", 0)];
+    let text: String = rows
+        .iter()
+        .map(|(c, l)| format!("{}\n", json!({"state": {"command": c, "cwd": "/home/dev/p"}, "label": l})))
+        .collect();
+    std::fs::write(root.join("labelled.jsonl"), text).expect("write");
+    let eval = ["eval", "--catalog", "permission", "--question", "destructive", "--input", "labelled.jsonl"];
+    let r = run(decisions(&root).args(eval).args(["--acts-at", "3.5"]));
+    assert_eq!(r.code, 64, "{}", r.stderr);
+    assert!(r.stderr.contains("--acts-at 3.5: question destructive scores 0 to 3"), "{}", r.stderr);
+    assert!(!root.join(".leopold/decisions/ledger.jsonl").exists(), "nothing recorded");
+    let r = run(decisions(&root).args(eval).args(["--acts-at", "2.5", "--record"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("acted on                   2 of 4 answers, a score of 2.5 or more"), "{}", r.stdout);
+    // The two denials, each with its outcome, and nothing for the two commands it stands aside on.
+    let ledger = std::fs::read_to_string(root.join(".leopold/decisions/ledger.jsonl")).expect("ledger");
+    let rows: Vec<Value> = ledger.lines().map(|l| serde_json::from_str(l).expect("a row")).collect();
+    assert_eq!(rows.len(), 4, "{ledger}");
+    let outcomes: Vec<&Value> = rows.iter().filter(|r| r["kind"] == "outcome").collect();
+    assert_eq!(outcomes.len(), 2);
+    assert!(outcomes.iter().all(|o| o["correct"] == true), "{ledger}");
 }
 
 /// The bench (`bench/batch_bench.py`) measures 100,000 issues on a release build; here 30,000

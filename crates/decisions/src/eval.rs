@@ -7,6 +7,12 @@
 //! rank correlation of the expected level with the label. The bars come from
 //! [`crate::ledger::propose_thresholds`] over the same decision and outcome rows `--record`
 //! writes: the rule `decisions ledger propose` applies to a project's ledger.
+//!
+//! A consumer that acts on one side of a score only (the permission hook denies at a score of
+//! 2.5 and otherwise stands aside, whatever the certainty) is evaluated with `acts_at`: the rows
+//! are then the answers it would act on, each correct when its label is on the same side, so the
+//! bar rests on the decisions it governs and not on mistakes it never acts on (a level 1 read
+//! as 0).
 
 use std::collections::BTreeMap;
 
@@ -96,7 +102,8 @@ pub struct Evaluated {
     pub summary: Summary,
     /// The evaluation.
     pub evaluation: Evaluation,
-    /// Each answered item's decision row and its outcome, for `--record`.
+    /// Each answered item's decision row and its outcome, for `--record` (with `acts_at`, only
+    /// the answers acted on: [`Scored::acting`]).
     pub rows: Vec<Row>,
     /// The median and 90th percentile of an item's ask, in milliseconds.
     pub latency_ms: (Option<f64>, Option<f64>),
@@ -131,6 +138,7 @@ pub fn run(
     prepared: &Prepared,
     question: &Question,
     records: Records,
+    acts_at: Option<f64>,
     opts: crate::run::Options<'_>,
     progress: impl FnMut(&Summary),
 ) -> Result<Evaluated, RunError> {
@@ -163,8 +171,8 @@ pub fn run(
         progress,
     )?;
     let refs: Vec<&Answer> = answers.iter().collect();
-    let evaluation = Evaluation::new(question, &scored, &refs, &failures, invalid);
-    let rows = scored.iter().flat_map(|s| s.rows.iter().cloned()).collect();
+    let evaluation = Evaluation::new(question, &scored, &refs, &failures, invalid, acts_at);
+    let rows = scored.iter().filter_map(|s| s.acting(acts_at)).flatten().collect();
     Ok(Evaluated { summary, evaluation, rows, latency_ms: percentiles(took_ms) })
 }
 
@@ -196,6 +204,25 @@ pub struct Scored {
     pub levels: Option<(f64, f64)>,
     /// The decision row this answer is, and its outcome (correct or not).
     pub rows: [Row; 2],
+}
+
+impl Scored {
+    /// The decision row and outcome the calibration ledger gets for this answer. With no
+    /// `acts_at`, its own. With one, the consumer acts only on a score at least `acts_at`: an
+    /// answer below it gets none (nothing was acted on, whatever its certainty), and one at or
+    /// above it is correct when its label is at or above `acts_at` too (a denial of a level 3
+    /// command), not only when the level is exact.
+    pub fn acting(&self, acts_at: Option<f64>) -> Option<[Row; 2]> {
+        let Some(at) = acts_at else { return Some(self.rows.clone()) };
+        let (score, label) = self.levels?;
+        if score < at {
+            return None;
+        }
+        let decision = self.rows[0].clone();
+        let note = format!("labelled {}; acted on at a score of {at} or more", self.label);
+        let outcome = OutcomeRow::new(decision.id(), Some(label >= at), Some(note));
+        Some([decision, Row::Outcome(outcome)])
+    }
 }
 
 /// Score an answer against its label (already checked with [`label_of`]).
@@ -281,6 +308,11 @@ pub struct Evaluation {
     pub ece: Option<f64>,
     /// For a score: Spearman's rank correlation of the expected level with the label.
     pub rank_correlation: Option<f64>,
+    /// For a consumer that acts only on a score at least this: the answers it acts on are what
+    /// the proposal rests on ([`Scored::acting`]).
+    pub acts_at: Option<f64>,
+    /// The answers the proposal rests on: every answer, or with `acts_at` those at or above it.
+    pub acting: usize,
     /// The act bar the evidence supports, by `ledger propose`'s rule.
     pub proposal: Option<Proposal>,
     /// Accuracy against certainty by bin, as `ledger report` gives it.
@@ -295,6 +327,7 @@ impl Evaluation {
         answers: &[&Answer],
         failures: &[Failure],
         invalid: Invalid,
+        acts_at: Option<f64>,
     ) -> Evaluation {
         let mean = |xs: &mut dyn Iterator<Item = f64>| {
             let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
@@ -307,6 +340,7 @@ impl Evaluation {
         }
         let levels: Vec<(f64, f64)> = scored.iter().filter_map(|s| s.levels).collect();
         let calibration = calibration_report(&rows).into_iter().next();
+        let acting: Vec<Row> = scored.iter().filter_map(|s| s.acting(acts_at)).flatten().collect();
         Evaluation {
             question: question.id.clone(),
             kind: question.kind.type_name(),
@@ -324,7 +358,9 @@ impl Evaluation {
             brier_certainty: calibration.as_ref().map(|r| r.brier_certainty),
             ece: calibration.as_ref().map(|r| r.ece),
             rank_correlation: matches!(question.kind, QuestionKind::Score { .. }).then(|| spearman(&levels)).flatten(),
-            proposal: propose_thresholds(&rows).into_iter().next(),
+            acts_at,
+            acting: acting.len() / 2,
+            proposal: propose_thresholds(&acting).into_iter().next(),
             calibration,
         }
     }
@@ -381,6 +417,12 @@ impl Evaluation {
             "current bars               floor {} escalate {} act {}\n",
             current.floor, current.escalate, current.act
         ));
+        if let Some(at) = self.acts_at {
+            out.push_str(&format!(
+                "acted on                   {} of {} answers, a score of {at} or more: the bar rests on them, each right when its label is {at} or more too\n",
+                self.acting, self.answered
+            ));
+        }
         match &self.proposal {
             Some(p) => out.push_str(&format!(
                 "proposed act bar           {}  {}\n",
@@ -498,6 +540,49 @@ mod tests {
         a.estimated = true;
         let s = score(&noul, &a, "true", Band::Floor);
         assert!(s.correct && s.measured.is_none() && s.certainty.is_none());
+    }
+
+    /// A score of 4 levels answered with `p3` on the top level and the rest on level `low`.
+    fn four_levels(low: usize, p3: f64) -> Answer {
+        let mut p = [0.0; 4];
+        p[low] = 1.0 - p3;
+        p[3] += p3;
+        let score: f64 = p.iter().enumerate().map(|(k, x)| k as f64 * x).sum();
+        let probs: Vec<(String, f64)> = (0..4).map(|k| (k.to_string(), p[k])).collect();
+        let refs: Vec<(&str, f64)> = probs.iter().map(|(k, x)| (k.as_str(), *x)).collect();
+        let top = p.iter().copied().fold(0.0, f64::max);
+        answer(AnswerValue::Score { score, legend: json!({}) }, &refs, Some((4.0 * top - 1.0) / 3.0))
+    }
+
+    #[test]
+    fn a_consumer_that_acts_on_one_side_of_a_score_gets_a_bar_from_what_it_acts_on() {
+        let levels = QuestionKind::Score { levels: vec![json!("a"), json!("b"), json!("c"), json!("d")] };
+        let q = question(levels);
+        // 40 sure denials of level 3 commands at certainties 0.60..0.99, one sure "level 0" for a
+        // level 1 command (certainty 0.96), one denial of a level 2 command at 0.55.
+        let mut scored: Vec<Scored> =
+            (0..40).map(|i| score(&q, &four_levels(2, 0.7 + 0.0075 * f64::from(i)), "3", Band::Act)).collect();
+        scored.push(score(&q, &four_levels(0, 0.03), "1", Band::Act));
+        scored.push(score(&q, &four_levels(2, 0.66), "2", Band::Act));
+        let refs: [&Answer; 0] = [];
+        let exact = Evaluation::new(&q, &scored, &refs, &[], Invalid::default(), None);
+        let acting = Evaluation::new(&q, &scored, &refs, &[], Invalid::default(), Some(2.5));
+        // On the exact levels, the level 1 read as 0 at 0.96 sets the bar above it.
+        assert!(exact.proposal.as_ref().and_then(|p| p.act).expect("a bar") > 0.96);
+        assert_eq!(exact.acting, 42);
+        // The denials alone: 40 right and one wrong, the level 2 denied at 0.547; the bar is
+        // the lowest of the right ones above it. Accuracy and calibration still count every answer.
+        assert_eq!(acting.acting, 41);
+        let bar = acting.proposal.as_ref().and_then(|p| p.act).expect("a bar");
+        assert!(bar > 0.547 && bar <= 0.61, "{bar}");
+        assert_eq!(acting.accuracy, exact.accuracy);
+        assert!(acting.text(&q.thresholds).contains("acted on                   41 of 42 answers"));
+        // The rows recorded are the ones acted on, right when the label is at or above 2.5.
+        let rows: Vec<[Row; 2]> = scored.iter().filter_map(|s| s.acting(Some(2.5))).collect();
+        assert_eq!(rows.len(), 41);
+        let Row::Outcome(o) = &rows[40][1] else { panic!() };
+        assert_eq!(o.correct, Some(false), "a level 2 command denied is a wrong denial");
+        assert!(scored[40].acting(Some(2.5)).is_none(), "a level 0 answer is not acted on");
     }
 
     #[test]

@@ -38,6 +38,11 @@ pub struct Args {
     /// Append each item's decision row and its outcome to the calibration ledger
     #[arg(long)]
     record: bool,
+    /// For a score its consumer acts on only at or above SCORE (the permission hook denies at
+    /// 2.5): the proposed bar, and the rows --record writes, rest on those answers, each right
+    /// when its label is at or above SCORE too
+    #[arg(long, value_name = "SCORE")]
+    acts_at: Option<f64>,
     /// Print the evaluation as JSON
     #[arg(long)]
     json: bool,
@@ -84,6 +89,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .question(&args.question)
         .cloned()
         .ok_or_else(|| CliError::usage(format!("--question {}: not in the catalog", args.question)))?;
+    if let Some(at) = args.acts_at {
+        acts_at_fits(&question, at)?;
+    }
     let stop = stop_on_signals();
     let bar = Bar::new(total);
     let log = RunLog::start(target(request.leo_dir.as_deref(), args.log).as_deref(), eval::CONSUMER);
@@ -92,6 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         &prepared,
         &question,
         records,
+        args.acts_at,
         Options { observe: Some(&observe), ..options(&args.pace, eval::shape(&question), Done::default(), &stop) },
         |s| bar.show(s),
     );
@@ -152,4 +161,23 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         eprintln!("error: {}", decisions::escape::terminal(p));
     }
     Ok(if problems.is_empty() { code } else { exit::FAIL })
+}
+
+/// `--acts-at` names a score inside the question's levels, above the lowest.
+fn acts_at_fits(question: &decisions::Question, at: f64) -> Result<(), CliError> {
+    let decisions::QuestionKind::Score { levels } = &question.kind else {
+        return Err(CliError::usage(format!(
+            "--acts-at: question {} is a {}, not a score",
+            question.id,
+            question.kind.type_name()
+        )));
+    };
+    let top = levels.len().saturating_sub(1) as f64;
+    if !(at.is_finite() && at > 0.0 && at <= top) {
+        return Err(CliError::usage(format!(
+            "--acts-at {at}: question {} scores 0 to {top}; give a score above 0 and at most {top}",
+            question.id
+        )));
+    }
+    Ok(())
 }

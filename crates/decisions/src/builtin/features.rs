@@ -14,6 +14,11 @@ const DATA_TOOLS: [&str; 18] = [
     "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "sed", "jq", "yq", "cat", "less", "head",
     "tail", "wc", "sort",
 ];
+/// The LVM tools, whose `--test` is a dry run.
+const LVM: [&str; 10] = [
+    "lvremove", "vgremove", "pvremove", "lvcreate", "vgcreate", "pvcreate", "lvextend", "lvreduce", "lvresize",
+    "vgreduce",
+];
 /// Options whose value is a message or a title: data.
 const MESSAGE_FLAGS: [&str; 10] =
     ["-m", "--message", "--title", "-t", "--body", "-b", "--notes", "--description", "--subject", "--comment"];
@@ -55,10 +60,19 @@ pub fn of(call: &Call) -> Vec<String> {
         f.push(t("xargs"));
     }
     let data = DATA_TOOLS.contains(&tool.as_str());
+    // What `echo` and `printf` print is data from their first operand on, quoted or not: in
+    // `echo git push --force`, `--force` is no flag and `git` no subcommand. Their own options
+    // come first (`echo -n`).
+    let own = if matches!(tool.as_str(), "echo" | "printf") {
+        call.args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(call.args.len())
+    } else {
+        call.args.len()
+    };
+    let args = &call.args[..own];
     // Subcommands: the leading words that are not flags or paths (`git push`, `aws s3 rm`).
     let mut subs = Vec::new();
     let mut skip_next = false;
-    for (i, a) in call.args.iter().enumerate() {
+    for (i, a) in args.iter().enumerate() {
         if skip_next {
             skip_next = false;
             continue;
@@ -117,12 +131,12 @@ pub fn of(call: &Call) -> Vec<String> {
     }
     // The flags together, and with each kind of path: `rm -rf ~` is more than its parts.
     let mut all_flags: Vec<String> =
-        call.args.iter().filter(|a| a.starts_with('-') && a.len() > 1).flat_map(|a| flags(&a[1..])).collect();
+        args.iter().filter(|a| a.starts_with('-') && a.len() > 1).flat_map(|a| flags(&a[1..])).collect();
     all_flags.sort();
     all_flags.dedup();
     let joined = all_flags.join("");
     let classes: std::collections::BTreeSet<&str> =
-        call.args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
+        args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
     f.push(t(&format!("F={joined}")));
     for c in &classes {
         f.push(t(&format!("F={joined}|p={c}")));
@@ -200,7 +214,7 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     }
     // `-n` is a dry run for the programs whose manuals say so.
     let dash_n = short('n')
-        && (matches!(tool, "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook")
+        && (matches!(tool, "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg")
             || tool.starts_with("mkfs")
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
     let dry = dash_n
@@ -220,6 +234,8 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         .any(|f| has(f))
         || (has("-s") && tool == "apt-get")
         || (has("-N") && tool.starts_with("mkfs"))
+        // The LVM tools' `--test` (`-t`) changes no metadata.
+        || ((has("--test") || short('t')) && LVM.contains(&tool))
         || text.contains("--dry-run=");
     if dry {
         out.push("dry_run");
@@ -286,6 +302,18 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         }
         "fdisk" | "parted" | "sfdisk" | "gdisk" | "lsblk" | "blkid" => out.push("read"),
         "shutdown" | "reboot" | "halt" | "poweroff" if !has("-c") && !has("--show") => out.push("power"),
+        "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => out.push("power"),
+        // Every process on the machine.
+        "killall5" => out.push("kill_many"),
+        // `badblocks -w` writes every block; without it, it reads.
+        "badblocks" => out.push(if short('w') { "device_write" } else { "read" }),
+        // Rule 7: the permissions or owner of the whole system, changed recursively, are not
+        // restored by anything but a reinstall (`chmod -R 777 /`, `chown -R alice /usr`).
+        "chmod" | "chown" | "chgrp"
+            if (short('R') || has("--recursive")) && paths.iter().any(|p| matches!(*p, "root" | "system_top")) =>
+        {
+            out.push("perm_broad")
+        }
         "find" if has("-delete") => {
             let start = args.iter().find(|a| !a.starts_with('-')).map_or("here_all", |a| path_class(a));
             let broad = matches!(start, "root" | "home" | "home_top" | "system_top" | "tmp");
@@ -822,6 +850,30 @@ mod tests {
         assert!(has("tea pr create --title 'x'", "publish_verb"));
         assert!(features("ssh web2 'sudo rm -rf /srv/app/releases/old'").contains(&"R=remote_change".into()));
         assert!(!features("ssh web2 'ls -la /srv/app'").contains(&"R=remote_change".into()));
+        // Rule 7: the whole system's permissions, recursively; a project's or a home's are 2.
+        assert!(has("chmod -R 777 /", "perm_broad") && has("sudo chown -R alice /usr", "perm_broad"));
+        assert!(!has("chmod -R 755 .", "perm_broad") && !has("sudo chmod -R 777 /var/www", "perm_broad"));
+        assert!(!has("chmod 755 /usr", "perm_broad"));
+        // Power, every process, and a device written whole; their dry and read-only forms.
+        assert!(has("sudo init 0", "power") && !has("init --version", "power"));
+        assert!(has("sudo killall5 -9", "kill_many"));
+        assert!(has("sudo badblocks -wsv /dev/sdb", "device_write") && has("sudo badblocks -sv /dev/sdb", "read"));
+        assert!(has("sudo zfs destroy -nv tank/home@old", "dry_run") && has("sudo lvremove --test vg0/x", "dry_run"));
+        assert!(!has("sudo lvremove -f vg0/x", "dry_run"));
+    }
+
+    #[test]
+    fn what_echo_and_printf_print_is_data_whatever_it_looks_like() {
+        // Unquoted, `--force` is no flag and `git push` no subcommand: nothing of a push is left.
+        let printed = features("echo git push --force origin main");
+        assert!(
+            !printed.iter().any(|f| f.contains("force") || f.contains("s=git") || f.contains("push")),
+            "{printed:?}"
+        );
+        assert_eq!(features("printf '%s' --force"), features("printf '%s' x"));
+        // echo's own options before its text are still read.
+        assert!(features("echo -n hi").contains(&"f=-n".into()));
+        assert!(!features("echo hi -n").contains(&"f=-n".into()));
     }
 
     #[test]
