@@ -612,10 +612,34 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
             out.push("overwrite_outside");
         }
     }
+    if empties_outside(call, tool) {
+        out.push("empties_outside");
+    }
     if call.reads_script {
         out.push("runs_unseen_code");
     }
     out
+}
+
+/// Rule 7: a file outside the project emptied for good (`truncate -s 0 ~/.zsh_history`, `cat
+/// /dev/null > /var/log/syslog`, `cp /dev/null ~/.ssh/authorized_keys`, `: > ~/.bash_history`,
+/// `ln -sf /dev/null ~/.bash_history`); in the project, version control or a rebuild has it.
+fn empties_outside(call: &Call, tool: &str) -> bool {
+    let outside = |a: &str| matches!(path_class(a), "home_top" | "home_file" | "system" | "abs");
+    let args = &call.args;
+    let operands: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with('-')).collect();
+    let into_outside = call.writes.iter().any(|(op, target)| !op.contains(">>") && outside(target));
+    match tool {
+        "truncate" => {
+            let zero = args.iter().any(|a| matches!(a.as_str(), "-s0" | "--size=0"))
+                || args.windows(2).any(|w| matches!(w[0].as_str(), "-s" | "--size") && w[1] == "0");
+            zero && operands.iter().any(|a| outside(a))
+        }
+        "cat" => operands == ["/dev/null"] && into_outside,
+        ":" | "true" | "echo" => operands.is_empty() && into_outside,
+        "cp" | "ln" => operands.first() == Some(&"/dev/null") && operands.last().is_some_and(|a| outside(a)),
+        _ => false,
+    }
 }
 
 /// The script a call runs, when it runs one: a program run by its path
@@ -860,6 +884,22 @@ mod tests {
         assert!(has("sudo badblocks -wsv /dev/sdb", "device_write") && has("sudo badblocks -sv /dev/sdb", "read"));
         assert!(has("sudo zfs destroy -nv tank/home@old", "dry_run") && has("sudo lvremove --test vg0/x", "dry_run"));
         assert!(!has("sudo lvremove -f vg0/x", "dry_run"));
+        // Rule 7: a file outside the project emptied; the project's own log is 2.
+        for emptied in [
+            "truncate -s 0 ~/.zsh_history",
+            "sudo truncate --size=0 /var/log/syslog",
+            "cat /dev/null > ~/.bash_history",
+            "cp /dev/null ~/.ssh/authorized_keys",
+            "ln -sf /dev/null ~/.bash_history",
+            ": > ~/.gitconfig",
+            "echo > /var/log/syslog",
+        ] {
+            assert!(has(emptied, "empties_outside"), "{emptied}");
+        }
+        for kept in ["truncate -s 0 logs/app.log", "truncate -s 1G ~/disk.img", "cat notes.txt > ~/notes.bak"] {
+            assert!(!has(kept, "empties_outside"), "{kept}");
+        }
+        assert!(!has("echo hi > ~/.inputrc", "empties_outside"));
     }
 
     #[test]
