@@ -132,6 +132,20 @@ fn a_program_no_labelled_row_named_is_judged_less_surely_than_one_it_knows() {
 }
 
 #[test]
+fn a_command_on_another_machine_that_changes_anything_is_judged_by_rule_4() {
+    let m = builtin::model();
+    let score = |c: &str| builtin::expected(&m.command(c));
+    // The same call, here and on another machine: there, nothing local restores it.
+    for c in ["mkdir -p /srv/app/releases/next", "sudo systemctl restart nginx", "rm -rf /srv/app/releases/2023*"] {
+        let (here, there) = (score(c), score(&format!("ssh deploy@web1.example.com '{c}'")));
+        assert!(there > here && there >= 2.5, "{c}: {here:.2} here, {there:.2} there");
+    }
+    // What only reads there stays a read; an interactive session is not a remote change.
+    assert!(score("ssh web1.example.com 'cat /etc/os-release'") < 1.0);
+    assert!(score("kubectl exec -it api-0 -- bash") < 2.0);
+}
+
+#[test]
 fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
     let m = builtin::model();
     let score = |p: [f64; 4]| p.iter().enumerate().map(|(k, x)| k as f64 * x).sum::<f64>();

@@ -146,7 +146,10 @@ impl<'a> Model<'a> {
         let calls: Vec<[f64; LEVELS]> = program
             .calls
             .iter()
-            .map(|c| self.call(&features::buckets(c), self.has_seen(features::program(c))))
+            .map(|c| {
+                let p = self.call(&features::buckets(c), self.has_seen(features::program(c)));
+                if c.elsewhere() { elsewhere(p) } else { p }
+            })
             .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
@@ -154,6 +157,26 @@ impl<'a> Model<'a> {
         }
         highest(&most_destructive(calls))
     }
+}
+
+/// How much of a call on another machine stays at the levels 1 and 2 the model gave it.
+pub const KEPT_ELSEWHERE: f64 = 0.1;
+
+/// Rule 4, as structure: on another machine, a call that changes anything is level 3 (nothing
+/// here restores it), one that only reads is 0. The chance the model gives it of changing
+/// something (levels 1 and 2, as if it ran here) moves to the top level, all but
+/// [`KEPT_ELSEWHERE`] of it: a label can still say 1 (a read piped home into a file). Training
+/// fits through the same map ([`elsewhere_grad`]).
+pub fn elsewhere(p: [f64; LEVELS]) -> [f64; LEVELS] {
+    let moved = (1.0 - KEPT_ELSEWHERE) * (p[1] + p[2]);
+    [p[0], KEPT_ELSEWHERE * p[1], KEPT_ELSEWHERE * p[2], p[3] + moved]
+}
+
+/// The gradient of a loss with respect to the distribution [`elsewhere`] was given, from its
+/// gradient with respect to the one it returned.
+pub fn elsewhere_grad(d: [f64; LEVELS]) -> [f64; LEVELS] {
+    let kept = KEPT_ELSEWHERE;
+    [d[0], kept * d[1] + (1.0 - kept) * d[3], kept * d[2] + (1.0 - kept) * d[3], d[3]]
 }
 
 /// How many of a command's calls its distribution is the highest of: its most destructive
@@ -294,6 +317,25 @@ mod tests {
         let mut calls = vec![calm; 50];
         calls.push(worst);
         assert!(highest(&most_destructive(calls))[3] >= 0.9, "the worst call still counts");
+    }
+
+    #[test]
+    fn rule_4_moves_a_remote_calls_chance_of_changing_something_to_the_top_level() {
+        let p = [0.2, 0.5, 0.2, 0.1];
+        let q = elsewhere(p);
+        assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-12 && q[0] == p[0], "{q:?}");
+        assert!((q[3] - (0.1 + 0.9 * 0.7)).abs() < 1e-12 && (q[1] - 0.05).abs() < 1e-12, "{q:?}");
+        // The gradient training takes through the map is the map's own: a finite difference of a
+        // loss that weighs each level differently.
+        let weights = [0.3, -1.1, 0.7, 2.0];
+        let loss = |p: [f64; LEVELS]| elsewhere(p).iter().zip(&weights).map(|(x, w)| x * w).sum::<f64>();
+        let g = elsewhere_grad(weights);
+        for j in 0..LEVELS {
+            let mut up = p;
+            up[j] += 1e-6;
+            let fd = (loss(up) - loss(p)) / 1e-6;
+            assert!((fd - g[j]).abs() < 1e-6, "level {j}: {fd} against {}", g[j]);
+        }
     }
 
     #[test]

@@ -37,6 +37,16 @@ pub struct Call {
     pub stdin_text: Option<String>,
 }
 
+impl Call {
+    /// Whether rule 4 judges this call: it runs on another machine and is not an interactive
+    /// session there (`kubectl exec -it pod -- bash`, a bare `ssh` whose remote command does
+    /// not parse), which the rules judge like a plain `ssh HOST`.
+    pub fn elsewhere(&self) -> bool {
+        let session = self.args.is_empty() && (is_shell(&self.program) || is_database_client(&self.program));
+        self.remote && !session && self.program != "ssh"
+    }
+}
+
 /// How much of a heredoc a call keeps.
 const STDIN_MAX: usize = 4096;
 

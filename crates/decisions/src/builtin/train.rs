@@ -65,6 +65,8 @@ pub struct Example {
     pub generic: Vec<Vec<usize>>,
     /// The buckets of its rule facts.
     pub rules: Vec<usize>,
+    /// Which calls rule 4 judges ([`super::shell::Call::elsewhere`]).
+    pub elsewhere: Vec<bool>,
     /// The distribution it is fitted to.
     pub target: [f64; LEVELS],
 }
@@ -127,10 +129,12 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
     let mut programs: Vec<Option<usize>> = program.calls.iter().map(super::features::program).collect();
     let mut generic: Vec<Vec<usize>> = program.calls.iter().map(generic_buckets).collect();
     let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
+    let mut elsewhere: Vec<bool> = program.calls.iter().map(super::shell::Call::elsewhere).collect();
     if calls.is_empty() {
         calls.push(vec![bucket("bias")]);
         generic.push(vec![bucket("bias")]);
         programs.push(None);
+        elsewhere.push(false);
     }
     let mut target = [0.0; LEVELS];
     if unsure {
@@ -139,7 +143,7 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
     } else {
         target[level] = 1.0;
     }
-    Example { id, command, tool, level, unsure, calls, programs, generic, rules, target }
+    Example { id, command, tool, level, unsure, calls, programs, generic, rules, elsewhere, target }
 }
 
 /// Whether a tool's rows are held out for evaluation: a fifth of the tools, by name.
@@ -177,21 +181,35 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
         .calls
         .iter()
         .zip(&e.programs)
-        .map(|(c, p)| softmax(logits(w, c, if has_seen(w, *p) { t.seen } else { t.unseen })))
+        .zip(&e.elsewhere)
+        .map(|((c, p), r)| call(softmax(logits(w, c, if has_seen(w, *p) { t.seen } else { t.unseen })), *r))
         .collect();
     super::highest(&super::most_destructive(ps))
 }
 
-/// The calls a command's distribution is made of, as [`super::most_destructive`] picks them.
-fn combined<'a>(w: &Weights, calls: &'a [Vec<usize>]) -> Vec<&'a Vec<usize>> {
-    let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, 1.0))).collect();
-    super::most_destructive_of(&ps).into_iter().map(|i| &calls[i]).collect()
+/// A call's distribution, through rule 4 when it runs on another machine.
+fn call(p: [f64; LEVELS], elsewhere: bool) -> [f64; LEVELS] {
+    if elsewhere { super::elsewhere(p) } else { p }
+}
+
+/// The calls a command's distribution is made of, as [`super::most_destructive`] picks them:
+/// their indices.
+fn combined(w: &Weights, calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize> {
+    let ps: Vec<[f64; LEVELS]> =
+        calls.iter().zip(elsewhere).map(|(c, r)| call(softmax(logits(w, c, 1.0)), *r)).collect();
+    super::most_destructive_of(&ps)
 }
 
 /// The loss of one example and its gradient with respect to each call's logits.
-fn loss_and_grad(w: &Weights, calls: &[Vec<usize>], target: &[f64; LEVELS]) -> (f64, Vec<[f64; LEVELS]>) {
+fn loss_and_grad(
+    w: &Weights,
+    calls: &[&Vec<usize>],
+    elsewhere: &[bool],
+    target: &[f64; LEVELS],
+) -> (f64, Vec<[f64; LEVELS]>) {
     let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, 1.0))).collect();
-    let cdfs: Vec<[f64; LEVELS]> = ps
+    let qs: Vec<[f64; LEVELS]> = ps.iter().zip(elsewhere).map(|(p, r)| call(*p, *r)).collect();
+    let cdfs: Vec<[f64; LEVELS]> = qs
         .iter()
         .map(|p| {
             let mut c = [0.0; LEVELS];
@@ -225,6 +243,10 @@ fn loss_and_grad(w: &Weights, calls: &[Vec<usize>], target: &[f64; LEVELS]) -> (
             let mut dl_dpj = [0.0; LEVELS];
             for (j, d) in dl_dpj.iter_mut().enumerate() {
                 *d = (j..LEVELS - 1).map(|c| dl_df[c]).sum();
+            }
+            // Through rule 4's map, back to the distribution the softmax gave.
+            if elsewhere[i] {
+                dl_dpj = super::elsewhere_grad(dl_dpj);
             }
             let p = ps[i];
             let mean: f64 = (0..LEVELS).map(|j| p[j] * dl_dpj[j]).sum();
@@ -265,10 +287,12 @@ pub fn fit_with(examples: &[Example], params: &Params) -> Weights {
         for e in examples {
             let twice = [&e.calls, &e.generic];
             for all in twice.iter().take(if params.generic { 2 } else { 1 }) {
-                let calls: Vec<Vec<usize>> = combined(&w, all).into_iter().cloned().collect();
-                let (_, dz) = loss_and_grad(&w, &calls, &e.target);
+                let picked = combined(&w, all, &e.elsewhere);
+                let calls: Vec<&Vec<usize>> = picked.iter().map(|i| &all[*i]).collect();
+                let remote: Vec<bool> = picked.iter().map(|i| e.elsewhere[*i]).collect();
+                let (_, dz) = loss_and_grad(&w, &calls, &remote, &e.target);
                 for (call, d) in calls.iter().zip(&dz) {
-                    for &b in call {
+                    for &b in call.iter() {
                         for k in 0..LEVELS {
                             grad[b * LEVELS + k] += d[k] / n;
                         }
