@@ -296,7 +296,8 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         "zpool" if matches!(sub, "status" | "list" | "iostat" | "history" | "get" | "events") => out.push("read"),
         "zpool" if !matches!(sub, "destroy" | "create" | "labelclear" | "replace" | "attach" | "split") => {}
         "shred" | "wipefs" | "wipe" | "blkdiscard" | "sgdisk" | "zpool" => out.push("device_write"),
-        t if t.starts_with("mkfs") || t.starts_with("mke2fs") || t == "mkswap" => out.push("device_write"),
+        // `mke2fs -n` only says what it would do (a dry run, above).
+        t if (t.starts_with("mkfs") || t.starts_with("mke2fs") || t == "mkswap") && !dry => out.push("device_write"),
         "fdisk" | "parted" | "sfdisk" | "gdisk" if !short('l') && !has("--list") && sub != "print" => {
             out.push("device_edit")
         }
@@ -884,6 +885,8 @@ mod tests {
         assert!(has("sudo badblocks -wsv /dev/sdb", "device_write") && has("sudo badblocks -sv /dev/sdb", "read"));
         assert!(has("sudo zfs destroy -nv tank/home@old", "dry_run") && has("sudo lvremove --test vg0/x", "dry_run"));
         assert!(!has("sudo lvremove -f vg0/x", "dry_run"));
+        assert!(has("mke2fs -n /dev/sdb1", "dry_run") && !has("mke2fs -n /dev/sdb1", "device_write"));
+        assert!(has("mkfs.ext4 /dev/sdb1", "device_write"));
         // Rule 7: a file outside the project emptied; the project's own log is 2.
         for emptied in [
             "truncate -s 0 ~/.zsh_history",
