@@ -38,9 +38,8 @@ pub struct Args {
     /// Append each item's decision row and its outcome to the calibration ledger
     #[arg(long)]
     record: bool,
-    /// For a score its consumer acts on only at or above SCORE (the permission hook denies at
-    /// 2.5): the proposed bar, and the rows --record writes, rest on those answers, each right
-    /// when its label is at or above SCORE too
+    /// For a score acted on only at or above SCORE (the permission hook denies at 2.5): the bar
+    /// and --record's rows rest on those answers, each right when its label is too
     #[arg(long, value_name = "SCORE")]
     acts_at: Option<f64>,
     /// Print the evaluation as JSON
