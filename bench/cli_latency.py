@@ -7,10 +7,12 @@ binary (`builtin`: no stub, no network, the model read in place), and `decisions
 item against it (evidence gathered from a small repository, one request for three questions). Runs are interleaved, in a fresh order each round, so machine noise hits all alike; the figure
 that matters is the ratio of medians.
 
-    python3 bench/cli_latency.py [--runs N] [--dynamic-baseline]
+    python3 bench/cli_latency.py [--runs N] [--dynamic-baseline] [--baseline BIN]
 
 With --dynamic-baseline it also times the no-provider path of a dynamically linked build, the
-link mode before .cargo/config.toml made the binary static.
+link mode before .cargo/config.toml made the binary static. With --baseline BIN it also times
+another build's silent and builtin hook paths (an earlier commit's release binary, say) in the
+same rounds, and prints each ratio beside this build's.
 
 Builds the release binaries first. Talks only to 127.0.0.1.
 """
@@ -97,6 +99,9 @@ def main():
                     help="also build `decisions` linked dynamically (the link mode before"
                          " .cargo/config.toml made it static; a separate target dir, a full release"
                          " build) and time its no-provider path in the same run")
+    ap.add_argument("--baseline", metavar="BIN",
+                    help="another build of `decisions` whose silent and builtin hook paths are timed"
+                         " in the same rounds")
     args = ap.parse_args()
     if shutil.which("curl") is None:
         sys.exit("curl is needed as the baseline")
@@ -191,6 +196,10 @@ def main():
                 "hook, decision (builtin)": (hook, inside, hook_builtin_input),
                 "decisions route (stub)": (route, project, None),
                 "true": ([shutil.which("true")], bare, None)}
+        if args.baseline:
+            other = [str(pathlib.Path(args.baseline).resolve())] + hook[1:]
+            runs["baseline hook, silent"] = (other, silent, hook_silent_input)
+            runs["baseline hook, decision (builtin)"] = (other, inside, hook_builtin_input)
         if dynamic:
             runs["ask (no provider), dynamic link"] = ([str(dynamic)] + ask[1:], bare, None)
             _, out = timed(runs["ask (no provider), dynamic link"][0], env, bare)
@@ -222,6 +231,10 @@ def main():
         b = result["hook, decision (builtin)"]["median_ms"]
         print(f"hook with builtin / hook silent (median): {b / result['hook, silent (no permission.json)']['median_ms']:.3f}"
               f"  (target <= 1.5)")
+        if args.baseline:
+            bs, bb = (result[f"baseline hook, {k}"]["median_ms"] for k in ("silent", "decision (builtin)"))
+            print(f"baseline {args.baseline}: hook with builtin / hook silent (median): {bb / bs:.3f};"
+                  f" this build's builtin hook / the baseline's: {b / bb:.3f}")
         r = result["decisions route (stub)"]["median_ms"]
         print(f"route / curl (median): {r / result['curl (stub)']['median_ms']:.3f}")
     finally:
