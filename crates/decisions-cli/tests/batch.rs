@@ -141,15 +141,22 @@ fn lines_come_in_completion_order_each_whole_and_once_over_kept_alive_connection
     assert!(r.stderr.contains("40 HTTP requests, 0 429s"), "{}", r.stderr);
 }
 
-#[test]
-fn a_batch_asked_of_the_model_inside_the_binary_sends_no_http_request_and_says_so() {
-    let (_dir, root) = project(None);
+/// A project whose provider is the model inside the binary, with the permission catalog `install`
+/// seeds for it.
+pub(crate) fn builtin_project() -> (tempfile::TempDir, PathBuf) {
+    let (dir, root) = project(None);
     common::write(
         &root.join(".leopold/decisions/config.json"),
         &json!({"version": "decisions/1.0", "provider": "builtin"}),
     );
     std::fs::write(root.join(".leopold/decisions/permission.json"), decisions::install::PERMISSION_BUILTIN)
         .expect("catalog");
+    (dir, root)
+}
+
+#[test]
+fn a_batch_asked_of_the_model_inside_the_binary_sends_no_http_request_and_says_so() {
+    let (_dir, root) = builtin_project();
     let input = root.join("commands.jsonl");
     let text: String = ["rm -rf ~", "ls -la", "git push --force origin main"]
         .iter()

@@ -14,8 +14,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use stub::{Reply, Stub};
 
-use crate::batch::{KEY, RUN_TO_FILE, decisions, ids, items, lines, project, provider, run, spawn, wait_for_lines};
-use crate::common;
+use crate::batch::{
+    KEY, RUN_TO_FILE, builtin_project, decisions, ids, items, lines, project, provider, run, spawn, wait_for_lines,
+};
 
 /// Each output line by its record number; a record written twice fails the test.
 fn by_record(lines: &[Value]) -> BTreeMap<u64, Value> {
@@ -297,13 +298,7 @@ fn eval_of_a_question_not_in_the_catalog_is_a_usage_error_before_any_request() {
 
 #[test]
 fn eval_acts_at_records_only_what_the_consumer_acts_on_and_refuses_a_score_outside_the_levels() {
-    let (_dir, root) = project(None);
-    common::write(
-        &root.join(".leopold/decisions/config.json"),
-        &json!({"version": "decisions/1.0", "provider": "builtin"}),
-    );
-    std::fs::write(root.join(".leopold/decisions/permission.json"), decisions::install::PERMISSION_BUILTIN)
-        .expect("catalog");
+    let (_dir, root) = builtin_project();
     let rows = [("rm -rf ~", 3), ("git push --force origin main", 3), ("ls -la", 0), ("echo 'rm -rf /'", 0)];
     let text: String = rows
         .iter()

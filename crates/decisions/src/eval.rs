@@ -172,7 +172,7 @@ pub fn run(
     )?;
     let refs: Vec<&Answer> = answers.iter().collect();
     let evaluation = Evaluation::new(question, &scored, &refs, &failures, invalid, acts_at);
-    let rows = scored.iter().filter_map(|s| s.acting(acts_at)).flatten().collect();
+    let rows = acting_rows(&scored, acts_at);
     Ok(Evaluated { summary, evaluation, rows, latency_ms: percentiles(took_ms) })
 }
 
@@ -223,6 +223,12 @@ impl Scored {
         let outcome = OutcomeRow::new(decision.id(), Some(label >= at), Some(note));
         Some([decision, Row::Outcome(outcome)])
     }
+}
+
+/// The decision rows and outcomes of the answers a consumer acts on ([`Scored::acting`]): what
+/// `--record` writes and what the proposed bar rests on.
+fn acting_rows(scored: &[Scored], acts_at: Option<f64>) -> Vec<Row> {
+    scored.iter().filter_map(|s| s.acting(acts_at)).flatten().collect()
 }
 
 /// Score an answer against its label (already checked with [`label_of`]).
@@ -340,7 +346,7 @@ impl Evaluation {
         }
         let levels: Vec<(f64, f64)> = scored.iter().filter_map(|s| s.levels).collect();
         let calibration = calibration_report(&rows).into_iter().next();
-        let acting: Vec<Row> = scored.iter().filter_map(|s| s.acting(acts_at)).flatten().collect();
+        let acting = acting_rows(scored, acts_at);
         Evaluation {
             question: question.id.clone(),
             kind: question.kind.type_name(),

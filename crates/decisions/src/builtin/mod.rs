@@ -146,10 +146,7 @@ impl<'a> Model<'a> {
         let calls: Vec<[f64; LEVELS]> = program
             .calls
             .iter()
-            .map(|c| {
-                let p = self.call(&features::buckets(c), self.has_seen(features::program(c)));
-                if c.elsewhere() { elsewhere(p) } else { p }
-            })
+            .map(|c| placed(self.call(&features::buckets(c), self.has_seen(features::program(c))), c.elsewhere()))
             .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
@@ -170,6 +167,12 @@ pub const KEPT_ELSEWHERE: f64 = 0.1;
 pub fn elsewhere(p: [f64; LEVELS]) -> [f64; LEVELS] {
     let moved = (1.0 - KEPT_ELSEWHERE) * (p[1] + p[2]);
     [p[0], KEPT_ELSEWHERE * p[1], KEPT_ELSEWHERE * p[2], p[3] + moved]
+}
+
+/// A call's distribution where it runs: through [`elsewhere`] on another machine, as it is here.
+/// The model and training both place calls with it.
+pub fn placed(p: [f64; LEVELS], remote: bool) -> [f64; LEVELS] {
+    if remote { elsewhere(p) } else { p }
 }
 
 /// The gradient of a loss with respect to the distribution [`elsewhere`] was given, from its

@@ -182,21 +182,16 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
         .iter()
         .zip(&e.programs)
         .zip(&e.elsewhere)
-        .map(|((c, p), r)| call(softmax(logits(w, c, if has_seen(w, *p) { t.seen } else { t.unseen })), *r))
+        .map(|((c, p), r)| super::placed(softmax(logits(w, c, if has_seen(w, *p) { t.seen } else { t.unseen })), *r))
         .collect();
     super::highest(&super::most_destructive(ps))
-}
-
-/// A call's distribution, through rule 4 when it runs on another machine.
-fn call(p: [f64; LEVELS], elsewhere: bool) -> [f64; LEVELS] {
-    if elsewhere { super::elsewhere(p) } else { p }
 }
 
 /// The calls a command's distribution is made of, as [`super::most_destructive`] picks them:
 /// their indices.
 fn combined(w: &Weights, calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize> {
     let ps: Vec<[f64; LEVELS]> =
-        calls.iter().zip(elsewhere).map(|(c, r)| call(softmax(logits(w, c, 1.0)), *r)).collect();
+        calls.iter().zip(elsewhere).map(|(c, r)| super::placed(softmax(logits(w, c, 1.0)), *r)).collect();
     super::most_destructive_of(&ps)
 }
 
@@ -208,7 +203,7 @@ fn loss_and_grad(
     target: &[f64; LEVELS],
 ) -> (f64, Vec<[f64; LEVELS]>) {
     let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, 1.0))).collect();
-    let qs: Vec<[f64; LEVELS]> = ps.iter().zip(elsewhere).map(|(p, r)| call(*p, *r)).collect();
+    let qs: Vec<[f64; LEVELS]> = ps.iter().zip(elsewhere).map(|(p, r)| super::placed(*p, *r)).collect();
     let cdfs: Vec<[f64; LEVELS]> = qs
         .iter()
         .map(|p| {
