@@ -19,10 +19,16 @@ fn main() {
     };
     // The features read the embedded word list: a changed list is written, and the binary must
     // be built again with it before the weights mean anything.
-    let list = train::dictionary(&root.join("model/data")).unwrap_or_else(|e| fail(&e));
-    if std::fs::read_to_string(out.join("tldr.txt")).ok().as_deref() != Some(list.as_str()) {
-        std::fs::write(out.join("tldr.txt"), &list).expect("write tldr.txt");
-        eprintln!("wrote src/builtin/tldr.txt ({} pages); run this again to train on it", list.lines().count());
+    let mut changed = false;
+    for (file, list) in train::dictionary(&root.join("model/data")).unwrap_or_else(|e| fail(&e)) {
+        if std::fs::read_to_string(out.join(file)).ok().as_deref() != Some(list.as_str()) {
+            std::fs::write(out.join(file), &list).unwrap_or_else(|e| fail(&format!("write {file}: {e}")));
+            eprintln!("wrote src/builtin/{file} ({} pages)", list.lines().count());
+            changed = true;
+        }
+    }
+    if changed {
+        eprintln!("run this again, with the lists built in, to train on them");
         std::process::exit(2);
     }
     let t = train::train(&root.join("model/labels")).unwrap_or_else(|e| fail(&e));

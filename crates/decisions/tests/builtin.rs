@@ -73,8 +73,9 @@ fn any_other_question_or_rubric_is_unsupported_naming_what_it_answers() {
 #[test]
 fn the_committed_weights_are_exactly_what_training_makes_of_the_committed_data() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/builtin");
-    let list = train::dictionary(&root().join("model/data")).expect("tldr data");
-    assert!(list == std::fs::read_to_string(src.join("tldr.txt")).unwrap_or_default(), "tldr.txt: run builtin_train");
+    for (file, list) in train::dictionary(&root().join("model/data")).expect("tldr data") {
+        assert!(list == std::fs::read_to_string(src.join(file)).unwrap_or_default(), "{file}: run builtin_train");
+    }
     let t = train::train(&root().join("model/labels")).expect("labels");
     let on_disk = |f: &str| std::fs::read(src.join(f)).unwrap_or_default();
     assert!(

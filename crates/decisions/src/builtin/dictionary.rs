@@ -4,13 +4,29 @@
 //! whose program, or program and subcommand, has a page gets those words as features, so the
 //! model can judge a program it has no labelled row of by what its page says it does.
 //!
-//! The list is built from `model/data/tldr-examples.jsonl` (CC BY 4.0, the tldr-pages team and
-//! contributors) by `train`, sorted, one `key<TAB>words` line each, and embedded.
+//! Each page's examples say what each form of the command does: `vercel remove NAME` is
+//! "Remove a deployment", `pg_restore --clean` "Clean database objects before creating them".
+//! A call gets the words of the example its arguments match best ([`example`]), so the model
+//! can tell a program's reading forms from its destroying ones where no row names the program.
+//!
+//! Both lists are built from `model/data/tldr-examples.jsonl` (CC BY 4.0, the tldr-pages team
+//! and contributors) by `train`, sorted by key, and embedded: `key<TAB>words` lines in
+//! `tldr.txt`, and `key<TAB>example<TAB>example...` lines in `tldr-examples.txt`, where an
+//! example is its literal subcommands and flags (alternatives joined by `|`), `=`, and its words.
 
 use serde_json::Value;
 
 /// The embedded list.
 static LIST: &str = include_str!("tldr.txt");
+/// The embedded examples.
+static EXAMPLES: &str = include_str!("tldr-examples.txt");
+/// The most literal words and flags kept of an example's command.
+const EXAMPLE_LITERALS: usize = 6;
+/// The most words kept of an example's description.
+const EXAMPLE_WORDS: usize = 5;
+/// A word of an example's description is kept only if this many examples use it: a rarer one
+/// teaches the model nothing it can use for another program.
+const EXAMPLE_WORD_MIN: usize = 10;
 
 /// Words that say nothing of what a program does.
 const STOP: [&str; 52] = [
@@ -88,6 +104,51 @@ pub fn about(key: &str) -> Option<&'static str> {
     lookup(LIST, key)
 }
 
+/// The words of the example of page `key` whose command the call's arguments match best, if
+/// one matches at least as well as the page's bare command: each of its literal words the call
+/// has counts 4 and each it lacks -2, each flag it has 2 and each it lacks -1; the first of the
+/// best wins.
+pub fn example(key: &str, args: &[String]) -> Option<&'static str> {
+    example_in(EXAMPLES, key, args)
+}
+
+fn example_in<'a>(list: &'a str, key: &str, args: &[String]) -> Option<&'a str> {
+    let examples = lookup(list, key)?;
+    let has = |literal: &str| {
+        literal.split('|').any(|alt| {
+            args.iter().any(|a| {
+                let name = a.split('=').next().unwrap_or(a);
+                name.eq_ignore_ascii_case(alt)
+                    || (alt.len() == 2
+                        && alt.starts_with('-')
+                        && a.len() > 2
+                        && a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a[1..].chars().all(|c| c.is_ascii_alphabetic())
+                        && a[1..].contains(&alt[1..]))
+            })
+        })
+    };
+    let mut best: Option<(i32, &'a str)> = None;
+    for example in examples.split('\t') {
+        let (literals, words) = example.split_once('=').unwrap_or(("", example));
+        let score: i32 = literals
+            .split(' ')
+            .filter(|l| !l.is_empty())
+            .map(|l| match (l.starts_with('-'), has(l)) {
+                (false, true) => 4,
+                (false, false) => -2,
+                (true, true) => 2,
+                (true, false) => -1,
+            })
+            .sum();
+        if score >= 0 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, words));
+        }
+    }
+    best.map(|(_, words)| words)
+}
+
 /// Binary search of sorted `key<TAB>words` lines.
 fn lookup<'a>(list: &'a str, key: &str) -> Option<&'a str> {
     let bytes = list.as_bytes();
@@ -142,6 +203,77 @@ pub fn build(rows: &[Value]) -> String {
     resolved.iter().map(|(k, w)| format!("{k}\t{w}\n")).collect()
 }
 
+/// The examples list from tldr-pages' rows: for each page, each example's literal words and
+/// flags after the page's own words (`{{[-d|--dbname]}}` is the flag `-d|--dbname`, any other
+/// placeholder nothing), and the words of its description that [`EXAMPLE_WORD_MIN`] examples
+/// use; in the file's order, each distinct one once.
+pub fn build_examples(rows: &[Value]) -> String {
+    let mut parsed: Vec<(String, String, Vec<String>)> = Vec::new();
+    for r in rows {
+        let field = |k: &str| r.get(k).and_then(Value::as_str);
+        let (Some(tool), Some(command), Some(what)) = (field("tool"), field("command"), field("example")) else {
+            continue;
+        };
+        let key = tool.to_ascii_lowercase();
+        if key.contains(['\t', '\n', '=']) {
+            continue;
+        }
+        let mut tokens = command.split_whitespace().peekable();
+        if tokens.peek() == Some(&"sudo") {
+            tokens.next();
+        }
+        if !key.split(' ').all(|w| tokens.next().is_some_and(|t| t.eq_ignore_ascii_case(w))) {
+            continue;
+        }
+        let mut literals = Vec::new();
+        for t in tokens {
+            if matches!(t, "|" | "||" | "&&" | ";" | ">" | ">>" | "<") {
+                break;
+            }
+            let t = t.trim_matches(['\'', '"']);
+            if let Some(alts) = t.strip_prefix("{{[").and_then(|x| x.strip_suffix("]}}")) {
+                if alts.starts_with('-') && !alts.contains([' ', '=', '{', '\t']) {
+                    literals.push(alts.to_ascii_lowercase());
+                }
+            } else if t.starts_with('-') && t.len() > 1 {
+                let name = t.split(['=', '{']).next().unwrap_or(t);
+                if name.len() > 1 && !name.contains(['\t', ' ']) {
+                    literals.push(name.to_ascii_lowercase());
+                }
+            } else if !t.contains("{{")
+                && t.starts_with(|c: char| c.is_ascii_lowercase())
+                && t.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | ':' | '.'))
+            {
+                literals.push(t.to_string());
+            }
+            if literals.len() == EXAMPLE_LITERALS {
+                break;
+            }
+        }
+        parsed.push((key, literals.join(" "), words(what)));
+    }
+    let mut uses: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (_, _, ws) in &parsed {
+        for w in ws {
+            *uses.entry(w).or_default() += 1;
+        }
+    }
+    let mut pages: std::collections::BTreeMap<&str, Vec<String>> = std::collections::BTreeMap::new();
+    for (key, literals, ws) in &parsed {
+        let kept: Vec<&str> =
+            ws.iter().map(String::as_str).filter(|w| uses[w] >= EXAMPLE_WORD_MIN).take(EXAMPLE_WORDS).collect();
+        if kept.is_empty() {
+            continue;
+        }
+        let example = format!("{literals}={}", kept.join(" "));
+        let page = pages.entry(key).or_default();
+        if !page.contains(&example) {
+            page.push(example);
+        }
+    }
+    pages.iter().map(|(k, examples)| format!("{k}\t{}\n", examples.join("\t"))).collect()
+}
+
 /// The page an alias page names: `This command is an alias of `docker container rm`.`
 fn alias_of(text: &str) -> Option<String> {
     let rest = text.split_once("alias of `")?.1;
@@ -171,5 +303,48 @@ mod tests {
         assert_eq!(lookup(&list, "ls"), Some("list directory content"));
         assert_eq!(lookup(&list, "lsx"), None);
         assert_eq!(lookup(&list, "a"), None);
+    }
+
+    #[test]
+    fn a_call_gets_the_words_of_the_example_its_subcommands_and_flags_match_best() {
+        let mut rows: Vec<Value> = [
+            ("vercel", "Deploy the current directory", "vercel"),
+            ("vercel", "Deploy the current directory to production", "vercel --prod"),
+            ("vercel", "Remove a deployment", "vercel remove {{project_name}}"),
+            ("pg_restore", "Restore an archive into an existing database", "pg_restore {{[-d|--dbname]}} {{db}} {{f}}"),
+            ("pg_restore", "Clean database objects before creating them", "sudo pg_restore --clean -d {{db}} {{f}}"),
+            ("git push", "Send local changes to the remote", "git push"),
+            ("git push", "Delete a branch on the remote", "git push {{remote}} --delete {{branch}}"),
+            ("ls", "Not this page's command", "dir -la"),
+        ]
+        .iter()
+        .map(|(t, e, c)| serde_json::json!({"tool": t, "example": e, "command": c}))
+        .collect();
+        // Words fewer than EXAMPLE_WORD_MIN examples use are dropped: these repeat them.
+        for _ in 0..EXAMPLE_WORD_MIN {
+            for text in [
+                "deploy current directory production remove deployment",
+                "restore archive existing database",
+                "clean object creating",
+                "send local change remote delete branch",
+            ] {
+                rows.push(serde_json::json!({"tool": "x", "example": text, "command": "x"}));
+            }
+        }
+        let list = build_examples(&rows);
+        let pick = |key: &str, args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            example_in(&list, key, &args)
+        };
+        assert_eq!(pick("vercel", &[]), Some("deploy current directory"));
+        assert_eq!(pick("vercel", &["./site"]), Some("deploy current directory"));
+        assert_eq!(pick("vercel", &["--prod", "--yes"]), Some("deploy current directory production"));
+        assert_eq!(pick("vercel", &["remove", "docs", "--yes"]), Some("remove deployment"));
+        assert_eq!(pick("pg_restore", &["--dbname", "app", "a.dump"]), Some("restore archive existing database"));
+        assert_eq!(pick("pg_restore", &["-cd", "app", "a.dump"]), Some("restore archive existing database"));
+        assert_eq!(pick("pg_restore", &["--clean", "-d", "app", "a.dump"]), Some("clean database object creating"));
+        assert_eq!(pick("git push", &["push", "origin", "--delete", "old"]), Some("delete branch remote"));
+        assert_eq!(pick("git push", &["push", "origin", "main"]), Some("send local change remote"));
+        assert_eq!(pick("ls", &["-la"]), None, "an example whose command is not its page's is left out");
     }
 }

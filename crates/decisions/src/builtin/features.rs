@@ -149,18 +149,18 @@ pub fn of(call: &Call) -> Vec<String> {
             subs.first().map(|s1| format!("{tool} {s1}")),
             Some(tool.clone()),
         ];
-        let mut said = false;
-        for key in keys.iter().flatten() {
-            if let Some(words) = super::dictionary::about(key) {
+        let page = keys.iter().flatten().find_map(|key| Some((key, super::dictionary::about(key)?)));
+        match page {
+            Some((key, words)) => {
                 for w in words.split(' ') {
                     f.push(format!("d={w}"));
                 }
-                said = true;
-                break;
+                // And what its example closest to this call says that form does.
+                for w in super::dictionary::example(key, args).into_iter().flat_map(|w| w.split(' ')) {
+                    f.push(format!("e={w}"));
+                }
             }
-        }
-        if !said {
-            f.push("d=none".into());
+            None => f.push("d=none".into()),
         }
     }
     if let Some(s) = subs.first() {

@@ -412,8 +412,9 @@ fn model_of(rows: &[Example]) -> Vec<u8> {
     encode(&fit(rows), fit_temperatures(rows))
 }
 
-/// The tldr word list from `model/data/tldr-examples.jsonl`.
-pub fn dictionary(data: &Path) -> Result<String, DataError> {
+/// What the features read of tldr-pages, from `model/data/tldr-examples.jsonl`: each file
+/// [`super::dictionary`] embeds (`tldr.txt`, `tldr-examples.txt`) with its text.
+pub fn dictionary(data: &Path) -> Result<[(&'static str, String); 2], DataError> {
     let path = data.join("tldr-examples.jsonl");
     let text = std::fs::read_to_string(&path).map_err(|e| DataError {
         file: path.display().to_string(),
@@ -421,7 +422,7 @@ pub fn dictionary(data: &Path) -> Result<String, DataError> {
         what: e.to_string(),
     })?;
     let rows: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-    Ok(super::dictionary::build(&rows))
+    Ok([("tldr.txt", super::dictionary::build(&rows)), ("tldr-examples.txt", super::dictionary::build_examples(&rows))])
 }
 
 /// Train both models from the rows in `model/labels`.
