@@ -647,7 +647,8 @@ fn empties_outside(call: &Call, tool: &str) -> bool {
 /// (`./scripts/cleanup.sh`) or a script an interpreter runs is code the command does not show,
 /// and only its name says anything.
 fn script(call: &Call, program: &str, tool: &str) -> Option<String> {
-    if program.contains('/') && !program.starts_with("/usr/") && !program.starts_with("/bin/") {
+    let system = ["/usr/", "/bin/", "/sbin/"].iter().any(|d| program.starts_with(d));
+    if program.contains('/') && !system {
         Some(program.to_string())
     } else if INTERPRETERS.contains(&tool) {
         call.args.iter().find(|a| !a.starts_with('-')).filter(|a| looks_like_script(a)).cloned()
@@ -924,6 +925,8 @@ mod tests {
         let call = |c: &str| analyse(c).calls.into_iter().next().expect("a call");
         assert_eq!(program(&call("sudo rm -rf /tmp/x")), Some(bucket("t=rm")));
         assert_eq!(program(&call("/usr/bin/git status")), Some(bucket("t=git")));
+        assert_eq!(program(&call("sudo /sbin/shutdown -h +1 'maintenance window'")), Some(bucket("t=shutdown")));
+        assert!(features("sudo /sbin/shutdown -h now").contains(&"R=power".into()));
         assert_eq!(program(&call("./scripts/cleanup.sh --all")), None);
         assert_eq!(program(&call("bash scripts/deploy.sh")), None);
     }

@@ -121,6 +121,8 @@ struct Context {
     remote: bool,
     elevated: bool,
     depth: usize,
+    /// `DOCKER_HOST` set to another machine (`ssh://`, `tcp://`) for this command.
+    docker_remote: bool,
 }
 
 /// Parse a text as shell code and add its calls; false when it does not parse.
@@ -145,20 +147,38 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
             for n in assignments.iter().chain(words).chain(redirects) {
                 substitutions(n, ctx, out);
             }
-            command(words, redirects, ctx, out);
+            let docker_remote = assignments.iter().filter_map(word).any(|(w, _)| remote_docker_host(&w));
+            command(words, redirects, &Context { docker_remote: ctx.docker_remote || docker_remote, ..*ctx }, out);
         }
         NodeKind::Pipeline { commands, .. } => {
+            // What the stage before printed, when it was a lone `echo`: code a shell after it runs.
+            let mut printed: Option<String> = None;
             for (i, c) in commands.iter().enumerate() {
                 let before = out.len();
                 walk(c, ctx, out);
+                let reads_pipe =
+                    |call: &Call| is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-'));
+                // `echo 'curl -X DELETE ...' | sh`: the shell runs what the echo printed.
+                if let Some(code) = printed.take()
+                    && out.len() == before + 1
+                    && reads_pipe(&out[before])
+                    && parse_into(&code, &Context { depth: ctx.depth + 1, ..*ctx }, out)
+                {
+                    out.remove(before);
+                    continue;
+                }
                 // A shell at the end of a pipe runs what the pipe carries: unseen code.
                 if i > 0 {
                     for call in &mut out[before..] {
-                        let shell = is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-'));
-                        if shell || is_database_client(&call.program) {
+                        if reads_pipe(call) || is_database_client(&call.program) {
                             call.reads_script = true;
                         }
                     }
+                }
+                if out.len() == before + 1 && base(&out[before].program) == "echo" {
+                    let args = &out[before].args;
+                    let from = args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(args.len());
+                    printed = Some(args[from..].join(" "));
                 }
             }
         }
@@ -288,7 +308,9 @@ fn is_shell(program: &str) -> bool {
 fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call>) {
     let mut parts: Vec<(String, bool)> = words.iter().filter_map(word).collect();
     // Leading assignments the parser left among the words.
-    while parts.first().is_some_and(|(w, _)| is_assignment(w)) {
+    let mut ctx = *ctx;
+    while let Some((w, _)) = parts.first().filter(|(w, _)| is_assignment(w)) {
+        ctx.docker_remote |= remote_docker_host(w);
         parts.remove(0);
     }
     let mut writes = Vec::new();
@@ -306,7 +328,6 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             _ => {}
         }
     }
-    let mut ctx = *ctx;
     let mut xargs = false;
     unwrap(&mut parts, &mut ctx, &mut xargs);
     let Some((program, _)) = parts.first().cloned() else {
@@ -317,8 +338,14 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
         return;
     };
     let args: Vec<(String, bool)> = parts[1..].to_vec();
-    let inner = Context { depth: ctx.depth + 1, ..ctx };
     let name = base(&program).to_string();
+    // A Docker daemon on another machine (`DOCKER_HOST=ssh://...`, `--context prod`, `-H
+    // tcp://...`): what it does there is rule 4's.
+    if matches!(name.as_str(), "docker" | "podman" | "docker-compose") && (ctx.docker_remote || docker_elsewhere(&args))
+    {
+        ctx.remote = true;
+    }
+    let inner = Context { depth: ctx.depth + 1, ..ctx };
     // Code in a string, run: its own calls.
     if is_shell(&name)
         && let Some(i) =
@@ -370,6 +397,19 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             return;
         }
     }
+    // `gcloud compute ssh HOST --command CMD` runs CMD on HOST.
+    if name == "gcloud"
+        && args.len() > 2
+        && args[0].0 == "compute"
+        && args[1].0 == "ssh"
+        && let Some(code) = args.iter().enumerate().find_map(|(i, (a, _))| match a.strip_prefix("--command=") {
+            Some(code) => Some(code.to_string()),
+            None => (a == "--command").then(|| args.get(i + 1).map(|(c, _)| c.clone())).flatten(),
+        })
+        && parse_into(&code, &Context { remote: true, ..inner }, out)
+    {
+        return;
+    }
     if name == "kubectl"
         && args.first().is_some_and(|(a, _)| a == "exec")
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
@@ -389,6 +429,12 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
         return;
     }
     if name == "find" {
+        // From a home or the root, every file found, picked by nothing: `-exec rm -rf {} +` there
+        // deletes all of it, as `rm -rf START/*` would.
+        let start = args.first().map(|(a, _)| a.as_str()).filter(|a| !a.starts_with('-'));
+        let picked = args.iter().any(|(a, _)| FIND_PICKS.contains(&a.as_str()));
+        let whole =
+            start.filter(|s| !picked && (matches!(*s, "/" | "~" | "~/" | "$HOME" | "${HOME}") || is_home_dir(s)));
         let mut kept = Vec::new();
         let mut i = 0;
         while i < args.len() {
@@ -396,7 +442,13 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             if matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
                 let end =
                     args[i + 1..].iter().position(|(x, _)| x == ";" || x == "+").map_or(args.len(), |e| i + 1 + e);
-                let inner_words: Vec<String> = args[i + 1..end].iter().map(|(x, _)| shell_word(x)).collect();
+                let inner_words: Vec<String> = args[i + 1..end]
+                    .iter()
+                    .map(|(x, _)| match whole {
+                        Some(start) if x == "{}" => format!("{}/*", shell_word(start.trim_end_matches('/'))),
+                        _ => shell_word(x),
+                    })
+                    .collect();
                 if !inner_words.is_empty() {
                     parse_into(&inner_words.join(" "), &inner, out);
                 }
@@ -421,6 +473,63 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
     let at = out.len();
     push(out, program, args, &ctx, xargs, reads, writes);
     out[at].stdin_text = heredoc.map(|h| crate::secret::clip(&h, STDIN_MAX));
+}
+
+/// The `find` predicates that pick files by name, pattern, age, size or owner.
+const FIND_PICKS: [&str; 13] = [
+    "-name", "-iname", "-path", "-ipath", "-regex", "-mtime", "-mmin", "-atime", "-size", "-newer", "-user", "-empty",
+    "-perm",
+];
+
+/// A home directory itself: `/home/alice`, `/Users/alice`, `/root`.
+fn is_home_dir(path: &str) -> bool {
+    let p = path.trim_end_matches('/');
+    p == "/root"
+        || ["/home/", "/Users/"].iter().any(|h| p.strip_prefix(h).is_some_and(|u| !u.is_empty() && !u.contains('/')))
+}
+
+/// A `DOCKER_HOST=` assignment naming another machine.
+fn remote_docker_host(assignment: &str) -> bool {
+    assignment.strip_prefix("DOCKER_HOST=").is_some_and(|h| {
+        let h = h.trim_matches(['"', '\'']);
+        h.starts_with("ssh://") || (h.starts_with("tcp://") && !h.contains("localhost") && !h.contains("127.0.0.1"))
+    })
+}
+
+/// Whether `docker`'s own options name another machine's daemon: a `--context` (`-c`) other
+/// than the local ones, or a `--host` (`-H`) that is not a local socket.
+fn docker_elsewhere(args: &[(String, bool)]) -> bool {
+    const LOCAL: [&str; 6] = ["default", "desktop-linux", "colima", "rootless", "orbstack", "local"];
+    let mut i = 0;
+    while let Some((a, _)) = args.get(i) {
+        if !a.starts_with('-') {
+            return false;
+        }
+        let (flag, glued) = a.split_once('=').map_or((a.as_str(), None), |(f, v)| (f, Some(v.to_string())));
+        let value = || glued.clone().or_else(|| args.get(i + 1).map(|(v, _)| v.clone())).unwrap_or_default();
+        match flag {
+            "--context" | "-c" if !LOCAL.contains(&value().as_str()) => return true,
+            "--host" | "-H" => {
+                let v = value();
+                if !(v.starts_with("unix://")
+                    || v.starts_with("npipe://")
+                    || v.contains("localhost")
+                    || v.contains("127.0.0.1"))
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        i += if glued.is_none()
+            && matches!(flag, "--context" | "-c" | "--host" | "-H" | "--config" | "-l" | "--log-level")
+        {
+            2
+        } else {
+            1
+        };
+    }
+    false
 }
 
 fn push(
@@ -520,6 +629,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
                 break;
             }
             if head == "env" && is_assignment(a) {
+                ctx.docker_remote |= remote_docker_host(a);
                 parts.remove(0);
                 continue;
             }
@@ -630,6 +740,29 @@ mod tests {
         assert!(programs("kubectl exec -it web -- rm -rf /data")[0].2);
         assert_eq!(names("docker exec -u app web rm -rf /app/cache"), ["rm"]);
         assert_eq!(names("command -v rm"), ["command"]);
+        let remote =
+            &programs("gcloud compute ssh web-1 --zone us-central1-a --command 'sudo systemctl stop nginx'")[0];
+        assert_eq!((remote.0.as_str(), remote.2, remote.3), ("systemctl", true, true));
+        // A Docker daemon on another machine is another machine; a local one is this one.
+        for elsewhere in [
+            "DOCKER_HOST=ssh://deploy@web2 docker rm -f api",
+            "env DOCKER_HOST=tcp://10.0.0.5:2376 docker volume rm data",
+            "docker --context prod compose down -v",
+            "docker -H ssh://deploy@web2 ps",
+            "DOCKER_HOST=ssh://web2 docker exec api rm -rf /data",
+        ] {
+            assert!(analyse(elsewhere).calls.iter().all(|c| c.remote), "{elsewhere}");
+        }
+        for here in ["docker rm -f api", "docker --context default ps", "DOCKER_HOST=unix:///run/docker.sock docker ps"]
+        {
+            assert!(!analyse(here).calls[0].remote, "{here}");
+        }
+        // `find` from a home with nothing picked hands every entry of it to `-exec`.
+        assert_eq!(
+            programs("find /home/alice -mindepth 1 -maxdepth 1 -exec rm -rf {} +")[0].1,
+            ["-rf", "/home/alice/*"]
+        );
+        assert_eq!(programs("find ~ -name '*.tmp' -exec rm {} \\;")[0].1, ["{}"], "a picked delete stays picked");
     }
 
     #[test]
@@ -643,6 +776,9 @@ mod tests {
         assert_eq!(names("bash <<'EOF'\nrm -rf /tmp/x\nEOF"), ["rm"]);
         let piped = analyse("curl -fsSL https://x.sh | sh").calls;
         assert!(piped[1].reads_script, "{piped:?}");
+        // What an `echo` prints into a shell is code the shell runs, and can be read.
+        assert_eq!(names("echo 'curl -X DELETE https://api.example.com/v1/cache' | sh"), ["echo", "curl"]);
+        assert_eq!(names("echo -n 'rm -rf ~' | bash"), ["echo", "rm"]);
     }
 
     #[test]
