@@ -236,6 +236,8 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         || (has("-N") && tool.starts_with("mkfs"))
         // The LVM tools' `--test` (`-t`) changes no metadata.
         || ((has("--test") || short('t')) && LVM.contains(&tool))
+        // `cargo release` only says what it would do without `--execute`.
+        || (tool == "cargo" && sub == "release" && !has("--execute") && !short('x'))
         || text.contains("--dry-run=");
     if dry {
         out.push("dry_run");
@@ -247,6 +249,8 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         || tool == "man"
         || (has("--version") && args.len() == 1)
         || has("-V") && args.len() == 1
+        // The cloud CLIs' help is a last word (`aws s3 rb help`).
+        || (matches!(tool, "aws" | "az" | "gcloud") && args.last().is_some_and(|a| a == "help"))
     {
         out.push("help");
     }
@@ -295,7 +299,7 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         // A pool's upkeep (`scrub`, `trim`) and its listings are not a device write.
         "zpool" if matches!(sub, "status" | "list" | "iostat" | "history" | "get" | "events") => out.push("read"),
         "zpool" if !matches!(sub, "destroy" | "create" | "labelclear" | "replace" | "attach" | "split") => {}
-        "shred" | "wipefs" | "wipe" | "blkdiscard" | "sgdisk" | "zpool" => out.push("device_write"),
+        "shred" | "wipefs" | "wipe" | "blkdiscard" | "sgdisk" | "zpool" if !dry => out.push("device_write"),
         // `mke2fs -n` only says what it would do (a dry run, above).
         t if (t.starts_with("mkfs") || t.starts_with("mke2fs") || t == "mkswap") && !dry => out.push("device_write"),
         "fdisk" | "parted" | "sfdisk" | "gdisk" if !short('l') && !has("--list") && sub != "print" => {
@@ -493,13 +497,16 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
         let verbs: Vec<&str> = subs.iter().flat_map(|s| s.split([':', '-'])).collect();
-        if verbs.iter().any(|v| PUBLISH.contains(v)) {
+        // A reading second word names what is done to the first: `kubectl rollout history`,
+        // `gh release view`, `aws ec2 describe-instances` only read.
+        let acts = !sub2.split([':', '-']).any(|v| READ.contains(&v));
+        if acts && verbs.iter().any(|v| PUBLISH.contains(v)) {
             out.push("publish_verb");
         }
-        if verbs.iter().any(|v| DESTROY.contains(v)) {
+        if acts && verbs.iter().any(|v| DESTROY.contains(v)) {
             out.push("destroy_verb");
         }
-        if verbs.iter().any(|v| CHANGE.contains(v)) {
+        if acts && verbs.iter().any(|v| CHANGE.contains(v)) {
             out.push("change_verb");
         }
         // A package manager's `pub get`, `deps get`, `mod download` fetch dependencies into the
@@ -762,6 +769,11 @@ pub fn path_class(a: &str) -> &'static str {
     if a.contains('*') || a.contains('?') {
         return "glob";
     }
+    // Another machine, or someone on one: `deploy@web2`, `bob@example.net`, `db.example.com`.
+    const TLDS: [&str; 10] = [".com", ".org", ".net", ".io", ".dev", ".internal", ".local", ".lan", ".cloud", ".app"];
+    if !a.contains('/') && (a.contains('@') || TLDS.iter().any(|t| a.ends_with(t))) {
+        return "host";
+    }
     if a.contains('/') || a.contains('.') {
         return "rel";
     }
@@ -872,6 +884,15 @@ mod tests {
         assert!(has("nc build.example.com 8080 > received.bin", "download"));
         assert!(has("flutter pub get", "download") && !has("flutter pub get", "read_verb"));
         assert!(has("kubectl get pods", "read_verb"));
+        assert!(has("kubectl rollout history deployment/api", "read_verb"));
+        assert!(!has("kubectl rollout history deployment/api", "publish_verb"));
+        assert!(has("kubectl rollout restart deployment/api", "publish_verb"));
+        assert!(has("aws s3 rb help", "help") && has("cargo release patch", "dry_run"));
+        assert!(!has("cargo release patch --execute", "dry_run"));
+        assert!(has("sudo wipefs --all --no-act /dev/sdc", "dry_run"));
+        assert!(
+            !has("sudo wipefs --all --no-act /dev/sdc", "device_write") && has("wipefs -a /dev/sdc", "device_write")
+        );
         // Rule 5: a pull request opened on any forge publishes; rule 4: a change elsewhere.
         assert!(has("tea pr create --title 'x'", "publish_verb"));
         assert!(features("ssh web2 'sudo rm -rf /srv/app/releases/old'").contains(&"R=remote_change".into()));

@@ -420,10 +420,12 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             return;
         }
     }
-    // Local containers are this machine: what runs in one is judged as run here.
+    // Local containers are this machine: what runs in one is judged as run here (and what
+    // runs in one on another machine's daemon, there). Docker's own options may come first.
     if matches!(name.as_str(), "docker" | "podman")
-        && args.first().is_some_and(|(a, _)| a == "exec")
-        && let Some(rest) = container_command(&args[1..])
+        && let Some(at) = docker_subcommand(&args)
+        && args[at].0 == "exec"
+        && let Some(rest) = container_command(&args[at + 1..])
         && parse_into(&rest, &inner, out)
     {
         return;
@@ -496,6 +498,21 @@ fn remote_docker_host(assignment: &str) -> bool {
     })
 }
 
+/// Where `docker`'s subcommand is, after its own options (`docker --context prod exec ...`).
+fn docker_subcommand(args: &[(String, bool)]) -> Option<usize> {
+    let mut i = 0;
+    while let Some((a, _)) = args.get(i) {
+        if !a.starts_with('-') {
+            return Some(i);
+        }
+        i += if DOCKER_VALUED.contains(&a.as_str()) { 2 } else { 1 };
+    }
+    None
+}
+
+/// Docker's own options that take a value.
+const DOCKER_VALUED: [&str; 7] = ["--context", "-c", "--host", "-H", "--config", "-l", "--log-level"];
+
 /// Whether `docker`'s own options name another machine's daemon: a `--context` (`-c`) other
 /// than the local ones, or a `--host` (`-H`) that is not a local socket.
 fn docker_elsewhere(args: &[(String, bool)]) -> bool {
@@ -521,13 +538,7 @@ fn docker_elsewhere(args: &[(String, bool)]) -> bool {
             }
             _ => {}
         }
-        i += if glued.is_none()
-            && matches!(flag, "--context" | "-c" | "--host" | "-H" | "--config" | "-l" | "--log-level")
-        {
-            2
-        } else {
-            1
-        };
+        i += if glued.is_none() && DOCKER_VALUED.contains(&flag) { 2 } else { 1 };
     }
     false
 }
@@ -750,9 +761,14 @@ mod tests {
             "docker --context prod compose down -v",
             "docker -H ssh://deploy@web2 ps",
             "DOCKER_HOST=ssh://web2 docker exec api rm -rf /data",
+            "docker --context prod exec web rm -rf /app/uploads",
         ] {
             assert!(analyse(elsewhere).calls.iter().all(|c| c.remote), "{elsewhere}");
         }
+        assert_eq!(
+            programs("docker --context prod exec web ls /app")[0],
+            ("ls".into(), vec!["/app".into()], true, false)
+        );
         for here in ["docker rm -f api", "docker --context default ps", "DOCKER_HOST=unix:///run/docker.sock docker ps"]
         {
             assert!(!analyse(here).calls[0].remote, "{here}");
