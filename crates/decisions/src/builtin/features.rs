@@ -114,6 +114,13 @@ pub fn of(call: &Call) -> Vec<String> {
         }
     }
     // What the labelling rules turn on, read off the call: the model learns what each is worth.
+    // A program named for what it does (`dropdb`, `lvcreate`, `userdel`, `mongorestore`): the
+    // kind of verb in its name, so one no row names is judged by it too.
+    if script.is_none() {
+        for kind in name_verbs(&tool) {
+            f.push(format!("v={kind}"));
+        }
+    }
     let facts = facts(call, &tool, &subs);
     // Rule 4: on another machine, a call that changes anything is 3.
     let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
@@ -185,6 +192,33 @@ pub fn of(call: &Call) -> Vec<String> {
         f.push(format!("r={how}|p={}", path_class(target)));
     }
     f
+}
+
+/// The kinds of verb a program's name is made of, at its start or end: `dropdb` destroys,
+/// `lvcreate` changes, `pg_restore` restores, `kubectl` none.
+fn name_verbs(tool: &str) -> Vec<&'static str> {
+    const VERBS: [(&str, &[&str]); 5] = [
+        (
+            "destroy",
+            &["drop", "del", "delete", "remove", "destroy", "purge", "wipe", "erase", "kill", "prune", "clean"],
+        ),
+        ("restore", &["restore", "load", "import"]),
+        ("change", &["create", "add", "mod", "update", "set", "init", "make"]),
+        ("send", &["push", "send", "upload", "publish", "deploy", "release", "notify", "post", "pub"]),
+        (
+            "read",
+            &["list", "show", "stat", "status", "info", "view", "dump", "check", "diff", "get", "top", "ls", "cat"],
+        ),
+    ];
+    let name: String = tool.chars().filter(char::is_ascii_alphabetic).collect();
+    let mut out = Vec::new();
+    for (kind, verbs) in VERBS {
+        // The verb and at least two letters of something else: `dropdb`, not `drop` or `make`.
+        if verbs.iter().any(|v| name.len() >= v.len() + 2 && (name.starts_with(v) || name.ends_with(v))) {
+            out.push(kind);
+        }
+    }
+    out
 }
 
 /// The facts of a call that the labelling rules (model/labels/RULES.md) decide levels by: what
@@ -769,11 +803,6 @@ pub fn path_class(a: &str) -> &'static str {
     if a.contains('*') || a.contains('?') {
         return "glob";
     }
-    // Another machine, or someone on one: `deploy@web2`, `bob@example.net`, `db.example.com`.
-    const TLDS: [&str; 10] = [".com", ".org", ".net", ".io", ".dev", ".internal", ".local", ".lan", ".cloud", ".app"];
-    if !a.contains('/') && (a.contains('@') || TLDS.iter().any(|t| a.ends_with(t))) {
-        return "host";
-    }
     if a.contains('/') || a.contains('.') {
         return "rel";
     }
@@ -939,6 +968,22 @@ mod tests {
         // echo's own options before its text are still read.
         assert!(features("echo -n hi").contains(&"f=-n".into()));
         assert!(!features("echo hi -n").contains(&"f=-n".into()));
+    }
+
+    #[test]
+    fn a_program_named_for_what_it_does_is_seen_by_that_verb() {
+        assert_eq!(name_verbs("dropdb"), ["destroy"]);
+        assert_eq!(name_verbs("userdel"), ["destroy"]);
+        assert_eq!(name_verbs("lvcreate"), ["change"]);
+        assert_eq!(name_verbs("pg_restore"), ["restore"]);
+        assert_eq!(name_verbs("mosquitto_pub"), ["send"]);
+        assert_eq!(name_verbs("pg_dump"), ["read"]);
+        assert!(name_verbs("kubectl").is_empty() && name_verbs("make").is_empty() && name_verbs("ls").is_empty());
+        assert!(features("dropuser --if-exists bob").contains(&"v=destroy".into()));
+        assert!(
+            !features("./scripts/dropdb.sh").iter().any(|f| f.starts_with("v=")),
+            "a script is only its name's words"
+        );
     }
 
     #[test]
