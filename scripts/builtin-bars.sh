@@ -31,15 +31,21 @@ cd "$work"
   --svg "$root/docs/builtin-reliability.svg" | tee "$root/model/heldout-eval.txt"
 "$bin" ledger propose > proposal.json
 cd "$root"
-python3 - "$work/proposal.json" <<'PY'
-import json, sys
+python3 - "$work/proposal.json" "$work/.leopold/decisions/ledger.jsonl" <<'PY'
+import json, math, sys
 text = open(sys.argv[1]).read()
 proposals = [json.loads(l) for l in text.splitlines() if l.strip().startswith("{")] or [json.loads(text)]
 p = next(p for p in proposals if p.get("provider") == "builtin" and p.get("question") == "destructive")
 if p.get("status") != "proposed":
     sys.exit(f"no bar proposed: {p}")
-import math
-act = math.ceil(p["act"] * 1000 - 1e-9) / 1000  # up: a bar below the proposed one admits what it refused
+# The bar, to three decimals: down, when the recorded evidence shows that admits no wrong
+# decision (the proposed bar is the certainty of the weakest right one, which rounding up would
+# refuse); else up, as a bar below the proposed one would admit a wrong one.
+rows = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+wrong = {r["id"] for r in rows if r.get("kind") == "outcome" and r.get("correct") is False}
+worst = max((r["certainty"] for r in rows if r.get("kind") == "decision" and r["id"] in wrong), default=-1.0)
+down = math.floor(p["act"] * 1000 + 1e-9) / 1000
+act = down if down > worst else math.ceil(p["act"] * 1000 - 1e-9) / 1000
 catalog = json.load(open("crates/decisions/catalogs/permission.json"))
 out = {"version": catalog["version"], "thresholds_for": "builtin", "questions": catalog["questions"],
        "thresholds": {"destructive": {"floor": round(min(0.5, act), 3), "escalate": round(min(0.7, act), 3), "act": act}}}
