@@ -4,7 +4,7 @@
 //! `echo`'s arguments, a commit message, a search pattern) are not features: they say nothing
 //! of what the call does.
 
-use super::shell::{Call, base};
+use super::shell::{Call, FIND_PICKS, base, first_operand};
 
 /// How many buckets the features are hashed into.
 pub const BUCKETS: usize = 1 << 16;
@@ -63,11 +63,7 @@ pub fn of(call: &Call) -> Vec<String> {
     // What `echo` and `printf` print is data from their first operand on, quoted or not: in
     // `echo git push --force`, `--force` is no flag and `git` no subcommand. Their own options
     // come first (`echo -n`).
-    let own = if matches!(tool.as_str(), "echo" | "printf") {
-        call.args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(call.args.len())
-    } else {
-        call.args.len()
-    };
+    let own = if matches!(tool.as_str(), "echo" | "printf") { first_operand(&call.args) } else { call.args.len() };
     let args = &call.args[..own];
     // Subcommands: the leading words that are not flags or paths (`git push`, `aws s3 rm`).
     let mut subs = Vec::new();
@@ -113,7 +109,6 @@ pub fn of(call: &Call) -> Vec<String> {
             }
         }
     }
-    // What the labelling rules turn on, read off the call: the model learns what each is worth.
     // A program named for what it does (`dropdb`, `lvcreate`, `userdel`, `mongorestore`): the
     // kind of verb in its name, so one no row names is judged by it too.
     if script.is_none() {
@@ -121,6 +116,7 @@ pub fn of(call: &Call) -> Vec<String> {
             f.push(format!("v={kind}"));
         }
     }
+    // What the labelling rules turn on, read off the call: the model learns what each is worth.
     let facts = facts(call, &tool, &subs);
     // Rule 4: on another machine, a call that changes anything is 3.
     let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
@@ -357,12 +353,7 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
             let start = args.iter().find(|a| !a.starts_with('-')).map_or("here_all", |a| path_class(a));
             let broad = matches!(start, "root" | "home" | "home_top" | "system_top" | "tmp");
             // Files picked by name, pattern, age or size are settled point 19's 2, wherever.
-            let picked = [
-                "-name", "-iname", "-path", "-ipath", "-regex", "-mtime", "-mmin", "-atime", "-size", "-newer",
-                "-user", "-empty",
-            ]
-            .iter()
-            .any(|f| has(f));
+            let picked = FIND_PICKS.iter().any(|f| has(f));
             out.push(match (broad, picked) {
                 (true, false) => "delete_broad",
                 (true, true) => "delete_outside",

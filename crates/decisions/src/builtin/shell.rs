@@ -153,11 +153,10 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
         NodeKind::Pipeline { commands, .. } => {
             // What the stage before printed, when it was a lone `echo`: code a shell after it runs.
             let mut printed: Option<String> = None;
+            let reads_pipe = |call: &Call| is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-'));
             for (i, c) in commands.iter().enumerate() {
                 let before = out.len();
                 walk(c, ctx, out);
-                let reads_pipe =
-                    |call: &Call| is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-'));
                 // `echo 'curl -X DELETE ...' | sh`: the shell runs what the echo printed.
                 if let Some(code) = printed.take()
                     && out.len() == before + 1
@@ -177,8 +176,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
                 }
                 if out.len() == before + 1 && base(&out[before].program) == "echo" {
                     let args = &out[before].args;
-                    let from = args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(args.len());
-                    printed = Some(args[from..].join(" "));
+                    printed = Some(args[first_operand(args)..].join(" "));
                 }
             }
         }
@@ -341,7 +339,9 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
     let name = base(&program).to_string();
     // A Docker daemon on another machine (`DOCKER_HOST=ssh://...`, `--context prod`, `-H
     // tcp://...`): what it does there is rule 4's.
-    if matches!(name.as_str(), "docker" | "podman" | "docker-compose") && (ctx.docker_remote || docker_elsewhere(&args))
+    let docker = matches!(name.as_str(), "docker" | "podman" | "docker-compose").then(|| docker_options(&args));
+    if let Some((options, _)) = &docker
+        && (ctx.docker_remote || docker_elsewhere(options))
     {
         ctx.remote = true;
     }
@@ -423,7 +423,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
     // Local containers are this machine: what runs in one is judged as run here (and what
     // runs in one on another machine's daemon, there). Docker's own options may come first.
     if matches!(name.as_str(), "docker" | "podman")
-        && let Some(at) = docker_subcommand(&args)
+        && let Some((_, Some(at))) = docker
         && args[at].0 == "exec"
         && let Some(rest) = container_command(&args[at + 1..])
         && parse_into(&rest, &inner, out)
@@ -434,7 +434,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
         // From a home or the root, every file found, picked by nothing: `-exec rm -rf {} +` there
         // deletes all of it, as `rm -rf START/*` would.
         let start = args.first().map(|(a, _)| a.as_str()).filter(|a| !a.starts_with('-'));
-        let picked = args.iter().any(|(a, _)| FIND_PICKS.contains(&a.as_str()));
+        // `-perm` picks too; the rule facts' `find -delete` does not count it (yet).
+        let picked = args.iter().any(|(a, _)| FIND_PICKS.contains(&a.as_str()) || a == "-perm");
         let whole =
             start.filter(|s| !picked && (matches!(*s, "/" | "~" | "~/" | "$HOME" | "${HOME}") || is_home_dir(s)));
         let mut kept = Vec::new();
@@ -477,11 +478,15 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
     out[at].stdin_text = heredoc.map(|h| crate::secret::clip(&h, STDIN_MAX));
 }
 
-/// The `find` predicates that pick files by name, pattern, age, size or owner.
-const FIND_PICKS: [&str; 13] = [
-    "-name", "-iname", "-path", "-ipath", "-regex", "-mtime", "-mmin", "-atime", "-size", "-newer", "-user", "-empty",
-    "-perm",
-];
+/// Where an `echo`'s or `printf`'s operands begin, after its own options (`echo -n`): what it
+/// prints, from there on, is data.
+pub fn first_operand(args: &[String]) -> usize {
+    args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(args.len())
+}
+
+/// The `find` predicates that pick files by name, pattern, age, size or owner (settled point 19).
+pub const FIND_PICKS: [&str; 12] =
+    ["-name", "-iname", "-path", "-ipath", "-regex", "-mtime", "-mmin", "-atime", "-size", "-newer", "-user", "-empty"];
 
 /// A home directory itself: `/home/alice`, `/Users/alice`, `/root`.
 fn is_home_dir(path: &str) -> bool {
@@ -498,49 +503,46 @@ fn remote_docker_host(assignment: &str) -> bool {
     })
 }
 
-/// Where `docker`'s subcommand is, after its own options (`docker --context prod exec ...`).
-fn docker_subcommand(args: &[(String, bool)]) -> Option<usize> {
-    let mut i = 0;
-    while let Some((a, _)) = args.get(i) {
-        if !a.starts_with('-') {
-            return Some(i);
-        }
-        i += if DOCKER_VALUED.contains(&a.as_str()) { 2 } else { 1 };
-    }
-    None
-}
-
 /// Docker's own options that take a value.
 const DOCKER_VALUED: [&str; 7] = ["--context", "-c", "--host", "-H", "--config", "-l", "--log-level"];
 
-/// Whether `docker`'s own options name another machine's daemon: a `--context` (`-c`) other
-/// than the local ones, or a `--host` (`-H`) that is not a local socket.
-fn docker_elsewhere(args: &[(String, bool)]) -> bool {
-    const LOCAL: [&str; 6] = ["default", "desktop-linux", "colima", "rootless", "orbstack", "local"];
+/// `docker`'s own options, before its subcommand, each with its value (glued, `--context=prod`,
+/// or the next word for one of [`DOCKER_VALUED`]; else empty), and where the subcommand is
+/// (`docker --context prod exec ...`).
+fn docker_options(args: &[(String, bool)]) -> (Vec<(&str, &str)>, Option<usize>) {
+    let mut options = Vec::new();
     let mut i = 0;
     while let Some((a, _)) = args.get(i) {
         if !a.starts_with('-') {
-            return false;
+            return (options, Some(i));
         }
-        let (flag, glued) = a.split_once('=').map_or((a.as_str(), None), |(f, v)| (f, Some(v.to_string())));
-        let value = || glued.clone().or_else(|| args.get(i + 1).map(|(v, _)| v.clone())).unwrap_or_default();
-        match flag {
-            "--context" | "-c" if !LOCAL.contains(&value().as_str()) => return true,
-            "--host" | "-H" => {
-                let v = value();
-                if !(v.starts_with("unix://")
-                    || v.starts_with("npipe://")
-                    || v.contains("localhost")
-                    || v.contains("127.0.0.1"))
-                {
-                    return true;
-                }
+        match a.split_once('=') {
+            Some(glued) => options.push(glued),
+            None if DOCKER_VALUED.contains(&a.as_str()) => {
+                options.push((a, args.get(i + 1).map_or("", |(v, _)| v.as_str())));
+                i += 1;
             }
-            _ => {}
+            None => options.push((a, "")),
         }
-        i += if glued.is_none() && DOCKER_VALUED.contains(&flag) { 2 } else { 1 };
+        i += 1;
     }
-    false
+    (options, None)
+}
+
+/// Whether `docker`'s own options name another machine's daemon: a `--context` (`-c`) other
+/// than the local ones, or a `--host` (`-H`) that is not a local socket.
+fn docker_elsewhere(options: &[(&str, &str)]) -> bool {
+    const LOCAL: [&str; 6] = ["default", "desktop-linux", "colima", "rootless", "orbstack", "local"];
+    options.iter().any(|(flag, v)| match *flag {
+        "--context" | "-c" => !LOCAL.contains(v),
+        "--host" | "-H" => {
+            !(v.starts_with("unix://")
+                || v.starts_with("npipe://")
+                || v.contains("localhost")
+                || v.contains("127.0.0.1"))
+        }
+        _ => false,
+    })
 }
 
 fn push(
