@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 LABELS = Path(__file__).resolve().parent.parent / "model" / "labels"
-BATCHES = [("a", "b"), ("2a", "2b"), ("3a", "3b"), ("4a", "4b"), ("5a", "5b"), ("6a", "6b"), ("7a", "7b")]
+BATCHES = [("a", "b"), ("2a", "2b"), ("3a", "3b"), ("4a", "4b"), ("5a", "5b"), ("6a", "6b"), ("7a", "7b"), ("8a", "8b")]
 
 
 def levels(name):

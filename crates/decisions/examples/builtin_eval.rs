@@ -5,6 +5,11 @@
 //! (or any file of `{"state": {"command"}, "label"}` lines given as the argument).
 //!
 //!     cargo run --release -p decisions --example builtin_eval [model/heldout.jsonl]
+//!
+//! It asks the held-out twin; `SHIPPED=1` asks the shipped model. `SHOW=1` also prints each row's
+//! label, score and distribution; `EXPLAIN="COMMAND"` prints each call of one command with its
+//! features and what each adds to the logits; `EXPERIMENT=EPOCHS,STEP,L2,GENERIC,L2_RULES`
+//! refits on five folds of rows and prints the out-of-fold figures (`MISSES=1` lists the misses).
 
 use std::path::Path;
 
@@ -113,6 +118,9 @@ fn main() {
     if let Ok(spec) = std::env::var("EXPERIMENT") {
         return experiment(&spec, &root);
     }
+    if let Ok(command) = std::env::var("EXPLAIN") {
+        return explain(&command);
+    }
     let path = std::env::args().nth(1).map_or_else(|| root.join("model/heldout.jsonl"), Into::into);
     let kinds: std::collections::BTreeMap<u64, String> =
         std::fs::read_to_string(root.join("model/labels/commands.jsonl"))
@@ -173,6 +181,34 @@ fn main() {
         for r in &rows {
             let score = expected(&r.3);
             println!("{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}", r.1, score, r.3[0], r.3[1], r.3[2], r.3[3], r.0);
+        }
+    }
+}
+
+/// Each call of a command, its features and what each adds to the logits of the held-out twin
+/// (the shipped model with `SHIPPED`), the largest pull towards level 3 first.
+fn explain(command: &str) {
+    let m = if std::env::var_os("SHIPPED").is_some() {
+        model()
+    } else {
+        decisions::builtin::model_named(&decisions::builtin::HELDOUT_MODEL).0
+    };
+    let p = m.command(command);
+    println!("{command}: [{:.2} {:.2} {:.2} {:.2}]", p[0], p[1], p[2], p[3]);
+    for call in decisions::builtin::shell::analyse(command).calls {
+        let seen = m.has_seen(decisions::builtin::features::program(&call));
+        println!("call {} (program seen: {seen}, elsewhere: {})", call.program, call.elsewhere());
+        let mut rows: Vec<(String, [f64; LEVELS])> = decisions::builtin::features::of(&call)
+            .into_iter()
+            .map(|f| {
+                let w = m.weights_of(&f);
+                (f, w)
+            })
+            .collect();
+        let pull = |w: &[f64; LEVELS]| w[3] - w[..3].iter().sum::<f64>() / 3.0;
+        rows.sort_by(|a, b| pull(&b.1).total_cmp(&pull(&a.1)));
+        for (f, w) in rows {
+            println!("  {:>+6.2}  [{:+.2} {:+.2} {:+.2} {:+.2}]  {f}", pull(&w), w[0], w[1], w[2], w[3]);
         }
     }
 }

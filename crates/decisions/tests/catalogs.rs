@@ -108,6 +108,9 @@ fn the_permission_catalog_seeded_for_builtin_asks_the_same_question_on_its_own_b
     // Bars fitted for one model do not carry to another.
     let jev = decisions::builtin("jev").expect("jev");
     assert!(decisions::validate_catalog(&builtin, &jev).is_err());
-    let act = builtin["thresholds"]["destructive"]["act"].as_f64().expect("an act bar");
-    assert!((0.5..=1.0).contains(&act), "{act}");
+    // A certainty, in the order the seam reads the bands (scripts/builtin-bars.sh writes them
+    // from the held-out evidence, which may put the act bar under 0.5: a peak of 0.6 of four).
+    let bar = |k: &str| builtin["thresholds"]["destructive"][k].as_f64().expect("a bar");
+    let (floor, escalate, act) = (bar("floor"), bar("escalate"), bar("act"));
+    assert!(0.0 < floor && floor <= escalate && escalate <= act && act <= 1.0, "{floor} {escalate} {act}");
 }

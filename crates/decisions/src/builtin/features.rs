@@ -123,6 +123,10 @@ pub fn of(call: &Call) -> Vec<String> {
     if call.remote && (facts.iter().any(|x| !reads(x)) || !call.writes.is_empty()) {
         f.push("R=remote_change".into());
     }
+    // Production, and nothing says the call only reads it.
+    if facts.contains(&"production") && !facts.iter().any(reads) {
+        f.push("R=production_change".into());
+    }
     for fact in facts {
         f.push(format!("R={fact}"));
         if call.remote {
@@ -521,7 +525,7 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     // Verbs that fetch into files here (rule 6: a download written into a file).
     const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
-        let verbs: Vec<&str> = subs.iter().flat_map(|s| s.split([':', '-'])).collect();
+        let verbs: Vec<&str> = subs.iter().flat_map(|s| s.split([':', '-', '_'])).collect();
         // A reading second word names what is done to the first: `kubectl rollout history`,
         // `gh release view`, `aws ec2 describe-instances` only read.
         let acts = !sub2.split([':', '-']).any(|v| READ.contains(&v));
@@ -533,6 +537,11 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
         }
         if acts && verbs.iter().any(|v| CHANGE.contains(v)) {
             out.push("change_verb");
+        }
+        // Putting a backup back over what is there now (`gitlab-backup restore`, `etcdctl
+        // snapshot restore`).
+        if acts && verbs.iter().any(|v| matches!(*v, "restore" | "load")) {
+            out.push("restore_verb");
         }
         // A package manager's `pub get`, `deps get`, `mod download` fetch dependencies into the
         // project (rule 6), which its plain `get` (`kubectl get`) does not.
@@ -553,6 +562,30 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     }
     if has("--push") {
         out.push("publish_verb");
+    }
+    // An option that says the call destroys as it goes (`mongorestore --drop`, `rclone sync
+    // --delete-excluded`, `gh pr merge --delete-branch`), whatever the program.
+    let option_words = args
+        .iter()
+        .filter_map(|a| a.strip_prefix("--"))
+        .flat_map(|a| a.split('=').next().unwrap_or(a).split(['-', '_']).collect::<Vec<_>>());
+    if option_words
+        .into_iter()
+        .any(|w| matches!(w, "drop" | "delete" | "destroy" | "wipe" | "erase" | "prune" | "overwrite"))
+    {
+        out.push("destroy_option");
+    }
+    // A call aimed at production (`vercel --prod`, `deploy.sh production`, `-n prod`,
+    // `db.prod.example.com`): data words (a message, a pattern, a statement) do not count.
+    if !DATA_TOOLS.contains(&tool)
+        && args.iter().zip(call.quoted.iter().chain(std::iter::repeat(&false))).any(|(a, quoted)| {
+            !quoted
+                && a.to_ascii_lowercase()
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| matches!(w, "prod" | "production"))
+        })
+    {
+        out.push("production");
     }
     if matches!(tool, "docker" | "podman") {
         match sub {
@@ -829,9 +862,11 @@ pub fn generic_buckets(call: &Call) -> Vec<usize> {
     hashed(of(call).iter().filter(|f| !f.starts_with("t=")))
 }
 
-/// The buckets of a call's rule facts (`R=`), which training regularises less.
+/// The buckets of a call's rule facts (`R=`), which training regularises less: the facts
+/// themselves, not their pairings with `sudo` or another machine (`R=destroy_verb|sudo`), which
+/// fewer rows speak for.
 pub fn rule_buckets(call: &Call) -> Vec<usize> {
-    hashed(of(call).iter().filter(|f| f.starts_with("R=")))
+    hashed(of(call).iter().filter(|f| f.starts_with("R=") && !f.contains('|')))
 }
 
 fn hashed<'a>(features: impl Iterator<Item = &'a String>) -> Vec<usize> {
@@ -975,6 +1010,28 @@ mod tests {
             !features("./scripts/dropdb.sh").iter().any(|f| f.starts_with("v=")),
             "a script is only its name's words"
         );
+    }
+
+    #[test]
+    fn production_a_destroying_option_and_a_restore_are_seen_whatever_the_program() {
+        let f = |c: &str| features(c);
+        // Aimed at production, and nothing says it only reads.
+        for c in ["vercel --prod", "sh ./deploy.sh production", "kubectl apply -f api.yaml -n prod"] {
+            assert!(f(c).contains(&"R=production".into()) && f(c).contains(&"R=production_change".into()), "{c}");
+        }
+        let read = f("kubectl get pods -n prod");
+        assert!(read.contains(&"R=production".into()) && !read.contains(&"R=production_change".into()));
+        // A message, a pattern or a quoted statement naming production is data.
+        for c in ["git commit -m 'deploy to prod'", "grep -rn prod config/", "echo production"] {
+            assert!(!f(c).iter().any(|x| x.starts_with("R=production")), "{c}");
+        }
+        assert!(f("mongoimport --drop --db shop --collection orders orders.json").contains(&"R=destroy_option".into()));
+        assert!(f("gh pr merge 42 --squash --delete-branch").contains(&"R=destroy_option".into()));
+        // Purging a package's configuration is removing the package (rule 8), not a destroying option.
+        assert!(!f("sudo apt-get remove --purge nginx").contains(&"R=destroy_option".into()));
+        assert!(f("etcdctl snapshot restore backup.db").contains(&"R=restore_verb".into()));
+        // Words joined by `_` are verbs too: `purge_queue`.
+        assert!(f("rabbitmqctl purge_queue jobs").contains(&"R=destroy_verb".into()));
     }
 
     #[test]

@@ -121,6 +121,13 @@ impl<'a> Model<'a> {
         self.weights.get(at..at + 4).map_or(0.0, |b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
     }
 
+    /// The weights of one feature (`t=rm`, `f=r`), as the model adds them to a call's logits:
+    /// what `builtin_eval`'s `EXPLAIN` prints.
+    pub fn weights_of(&self, feature: &str) -> [f64; LEVELS] {
+        let b = features::bucket(feature);
+        std::array::from_fn(|k| self.weight(b, k))
+    }
+
     /// Whether some labelled row named the program of a call whose program feature is this
     /// bucket ([`features::program`]); a script is judged by its name, which it has learned.
     pub fn has_seen(&self, program: Option<usize>) -> bool {
