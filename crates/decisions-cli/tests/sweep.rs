@@ -111,8 +111,11 @@ fn a_huge_card_is_refused_at_its_bound_and_errors_quote_clipped_values() {
 fn route_says_its_counts_are_incomplete_when_the_walk_could_not_read_a_file() {
     let stub = crate::consumers::provider();
     let (_dir, root) = crate::consumers::project("routing", Some(&stub.url("/v1/systemone")));
-    // A tree deeper than a path can name: the walk cannot open what is at its bottom.
-    let deep = "import os\nfor _ in range(2100):\n    os.mkdir('x'); os.chdir('x')\nopen('f.md', 'w').write('src/loop.rs\\n')\n";
+    // A tree deeper than a path can name: the walk cannot open what is at its bottom. Long
+    // names (200 bytes, 25 levels: 5,025 bytes of path) rather than thousands of one-letter
+    // levels, so the walk meets the unreadable entry in a few directories, well inside its
+    // budget however slow the machine.
+    let deep = "import os\nfor _ in range(25):\n    os.mkdir('x' * 200); os.chdir('x' * 200)\nopen('f.md', 'w').write('src/loop.rs\\n')\n";
     let made = std::process::Command::new("python3").args(["-c", deep]).current_dir(&root).status().expect("python3");
     assert!(made.success());
     let route = |root: &Path| {
@@ -125,7 +128,7 @@ fn route_says_its_counts_are_incomplete_when_the_walk_could_not_read_a_file() {
     assert!(why.contains("could not read 1 entry") && why.contains("counts are lower bounds"), "{state}");
     assert_eq!(state["references"]["src/loop.rs"], 1, "what it could read is counted: {state}");
     // A tree it can read whole is complete.
-    let _ = std::process::Command::new("rm").args(["-rf", "x"]).current_dir(&root).status();
+    let _ = std::process::Command::new("rm").args(["-rf", &"x".repeat(200)]).current_dir(&root).status();
     route(&root);
     let state = stub.requests().last().expect("asked").json()["state"].clone();
     assert!(state["references_incomplete"].is_null(), "{state}");
