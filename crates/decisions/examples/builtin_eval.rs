@@ -130,11 +130,7 @@ fn main() {
             .filter_map(|v| Some((v["id"].as_u64()?, v["kind"].as_str()?.to_string())))
             .collect();
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let m = if std::env::var_os("SHIPPED").is_some() {
-        model()
-    } else {
-        decisions::builtin::model_named(&decisions::builtin::HELDOUT_MODEL).0
-    };
+    let m = asked();
     let mut rows = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: Value = serde_json::from_str(line).expect("a JSON line");
@@ -188,11 +184,7 @@ fn main() {
 /// Each call of a command, its features and what each adds to the logits of the held-out twin
 /// (the shipped model with `SHIPPED`), the largest pull towards level 3 first.
 fn explain(command: &str) {
-    let m = if std::env::var_os("SHIPPED").is_some() {
-        model()
-    } else {
-        decisions::builtin::model_named(&decisions::builtin::HELDOUT_MODEL).0
-    };
+    let m = asked();
     let p = m.command(command);
     println!("{command}: [{:.2} {:.2} {:.2} {:.2}]", p[0], p[1], p[2], p[3]);
     for call in decisions::builtin::shell::analyse(command).calls {
@@ -210,5 +202,14 @@ fn explain(command: &str) {
         for (f, w) in rows {
             println!("  {:>+6.2}  [{:+.2} {:+.2} {:+.2} {:+.2}]  {f}", pull(&w), w[0], w[1], w[2], w[3]);
         }
+    }
+}
+
+/// The model asked: the held-out twin, or the shipped model with `SHIPPED`.
+fn asked() -> decisions::builtin::Model<'static> {
+    if std::env::var_os("SHIPPED").is_some() {
+        model()
+    } else {
+        decisions::builtin::model_named(&decisions::builtin::HELDOUT_MODEL).0
     }
 }

@@ -565,24 +565,19 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     }
     // An option that says the call destroys as it goes (`mongorestore --drop`, `rclone sync
     // --delete-excluded`, `gh pr merge --delete-branch`), whatever the program.
-    let option_words = args
+    let mut option_words = args
         .iter()
         .filter_map(|a| a.strip_prefix("--"))
-        .flat_map(|a| a.split('=').next().unwrap_or(a).split(['-', '_']).collect::<Vec<_>>());
-    if option_words
-        .into_iter()
-        .any(|w| matches!(w, "drop" | "delete" | "destroy" | "wipe" | "erase" | "prune" | "overwrite"))
-    {
+        .flat_map(|a| a.split('=').next().unwrap_or(a).split(['-', '_']));
+    if option_words.any(|w| matches!(w, "drop" | "delete" | "destroy" | "wipe" | "erase" | "prune" | "overwrite")) {
         out.push("destroy_option");
     }
     // A call aimed at production (`vercel --prod`, `deploy.sh production`, `-n prod`,
     // `db.prod.example.com`): data words (a message, a pattern, a statement) do not count.
     if !DATA_TOOLS.contains(&tool)
-        && args.iter().zip(call.quoted.iter().chain(std::iter::repeat(&false))).any(|(a, quoted)| {
-            !quoted
-                && a.to_ascii_lowercase()
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .any(|w| matches!(w, "prod" | "production"))
+        && args.iter().enumerate().any(|(i, a)| {
+            !call.quoted.get(i).copied().unwrap_or(false)
+                && words(a).iter().any(|w| matches!(w.as_str(), "prod" | "production"))
         })
     {
         out.push("production");

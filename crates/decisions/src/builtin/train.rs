@@ -188,8 +188,12 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
 }
 
 /// The calls a command's distribution is made of, as [`super::most_destructive`] picks them:
-/// their indices.
+/// their indices. Up to [`super::CALLS_COMBINED`] calls are all picked, in order, with no need
+/// to score them first (most rows are one call).
 fn combined(w: &Weights, calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize> {
+    if calls.len() <= super::CALLS_COMBINED {
+        return (0..calls.len()).collect();
+    }
     let ps: Vec<[f64; LEVELS]> =
         calls.iter().zip(elsewhere).map(|(c, r)| super::placed(softmax(logits(w, c, 1.0)), *r)).collect();
     super::most_destructive_of(&ps)
@@ -282,13 +286,7 @@ pub fn fit_with(examples: &[Example], params: &Params) -> Weights {
         for e in examples {
             let twice = [&e.calls, &e.generic];
             for all in twice.iter().take(if params.generic { 2 } else { 1 }) {
-                // Up to [`super::CALLS_COMBINED`] calls are all picked, in order: no need to
-                // score them first (most rows are one call).
-                let picked: Vec<usize> = if all.len() <= super::CALLS_COMBINED {
-                    (0..all.len()).collect()
-                } else {
-                    combined(&w, all, &e.elsewhere)
-                };
+                let picked = combined(&w, all, &e.elsewhere);
                 let calls: Vec<&Vec<usize>> = picked.iter().map(|i| &all[*i]).collect();
                 let remote: Vec<bool> = picked.iter().map(|i| e.elsewhere[*i]).collect();
                 let (_, dz) = loss_and_grad(&w, &calls, &remote, &e.target);
