@@ -34,26 +34,38 @@ pub fn check(agent: Agent, command: &str, cwd: &Path, provider: Option<&str>) ->
     let budget_ms = budget(&env);
     let bytes = input.to_string().into_bytes();
     let chosen = provider.map(String::from);
-    let outcome = within_deadline(started, budget_ms, &env, move || {
-        decide(agent, &bytes, budget_ms, &Env::Process, chosen.as_deref())
-    });
+    let outcome = within_deadline(
+        started,
+        budget_ms,
+        &env,
+        move || decide(agent, &bytes, budget_ms, &Env::Process, chosen.as_deref()),
+        |_| || {},
+    );
     let elapsed_ms = started.elapsed().as_millis() as u64;
     Ok(Report::of(&outcome, agent, event, command, cwd, elapsed_ms, budget_ms))
 }
 
 /// Run the hook's work on a worker and wait for it until the deadline (the budget plus half
-/// the grace): whatever stalls, an outcome comes back in time.
-pub fn within_deadline(
+/// the grace): whatever stalls, an outcome comes back in time. What `then` makes of the
+/// outcome runs on the same worker once the outcome is handed back (the hook logs its events
+/// there, and waits for that write no longer than its own deadline), so a stalled write never
+/// holds up the answer and costs no thread of its own.
+pub fn within_deadline<F: FnOnce() + Send + 'static>(
     started: Instant,
     budget_ms: u64,
     env: &Env,
     work: impl FnOnce() -> Outcome + Send + 'static,
+    then: impl FnOnce(&Outcome) -> F + Send + 'static,
 ) -> Outcome {
     let answer_by = crate::seam::after(started, budget_ms.saturating_add(GRACE_MS / 2));
     let (tx, rx) = mpsc::channel();
     // A roomy stack: the command is parsed as a program here (docs/builtin-model.md).
     let spawned = std::thread::Builder::new().stack_size(WORKER_STACK).spawn(move || {
-        let _ = tx.send(work());
+        let outcome = work();
+        let after = then(&outcome);
+        if tx.send(outcome).is_ok() {
+            after();
+        }
     });
     drop(spawned);
     rx.recv_timeout(answer_by.saturating_duration_since(Instant::now())).unwrap_or_else(|_| {

@@ -45,13 +45,18 @@ pub fn write_from(
     let Some(leo) = leo else { return };
     let bytes = decisions::event::lines_of(consumer, events, None, session, agent_id);
     if let Err(e) = decisions::event::append(leo, bytes, deadline) {
-        let path = decisions::event::log_path(leo);
-        eprintln!(
-            "decisions: {} not logged to {}: {e}",
-            crate::output::count(events.len(), "event"),
-            decisions::escape::terminal(&path.display().to_string())
-        );
+        not_logged(leo, events.len(), &e);
     }
+}
+
+/// Say on stderr, in one line, that `n` events could not be logged in `leo`, and why.
+pub fn not_logged(leo: &Path, n: usize, e: &std::io::Error) {
+    let path = decisions::event::log_path(leo);
+    eprintln!(
+        "decisions: {} not logged to {}: {e}",
+        crate::output::count(n, "event"),
+        decisions::escape::terminal(&path.display().to_string())
+    );
 }
 
 /// A run's log: each item's events as it finishes, and the run's own at the end.

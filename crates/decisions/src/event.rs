@@ -266,16 +266,21 @@ pub fn append(leo: &Path, bytes: Vec<u8>, deadline: Instant) -> std::io::Result<
     crate::file::write_within(deadline, SETTLE, move |gate| append_here(&leo, &bytes, deadline, gate))
 }
 
-/// [`append`] on the calling thread: the lock is waited for until `deadline`, and a path that
-/// is not a regular file is refused without blocking, but a stalled disk stalls the caller.
-fn append_here(leo: &Path, bytes: &[u8], deadline: Instant, gate: &crate::file::Gate) -> std::io::Result<()> {
+/// [`append`] on the calling thread, through `gate`: the lock is waited for until `deadline`,
+/// and a path that is not a regular file is refused without blocking, but a stalled disk
+/// stalls the caller. For a thread some other thread waits for with
+/// [`crate::file::await_write`], as the hook's worker is.
+pub fn append_here(leo: &Path, bytes: &[u8], deadline: Instant, gate: &crate::file::Gate) -> std::io::Result<()> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
     let path = log_path(leo);
     rotate(leo, &path, deadline, gate)?;
     crate::file::append(&path, bytes, deadline, gate, &crate::file::any_last_line)
 }
 
 /// How long a write that began just before the deadline is waited for.
-const SETTLE: Duration = Duration::from_millis(50);
+pub const SETTLE: Duration = Duration::from_millis(50);
 
 /// Rotate the log when it is past [`ROTATE_AT`], under its lock: `events.2` becomes `events.3`
 /// (the old `events.3` goes), `events.1` becomes `events.2`, the log `events.1`. A writer that

@@ -153,7 +153,7 @@ impl Gate {
     }
 
     /// Abandon the write; false when it has already begun.
-    fn abandon(&self) -> bool {
+    pub fn abandon(&self) -> bool {
         let mut p = self.phase();
         if *p == Phase::Writing {
             return false;
@@ -177,6 +177,18 @@ pub fn write_within<T: Send + 'static>(
     std::thread::Builder::new().spawn(move || {
         let _ = tx.send(work(&theirs));
     })?;
+    await_write(&rx, &gate, deadline, settle)
+}
+
+/// The waiting half of [`write_within`], for a write that a thread the caller already has
+/// does through `gate` and reports on `rx`: waited for until `deadline`, then abandoned unless
+/// it has begun, when it is waited for up to `settle` more.
+pub fn await_write<T>(
+    rx: &mpsc::Receiver<io::Result<T>>,
+    gate: &Gate,
+    deadline: Instant,
+    settle: Duration,
+) -> io::Result<T> {
     match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
         Ok(r) => r,
         Err(_) if gate.abandon() => Err(timed_out("the file could not be written in the time allowed")),

@@ -12,18 +12,18 @@
 //! config or catalog), one `decision_skipped` event says why.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::mpsc;
 use std::time::Instant;
 
 use decisions::Env;
 use decisions::agent::Agent;
-use decisions::consumer::permission::{Outcome, decide};
+use decisions::consumer::permission::{Outcome, Stage, decide};
+use decisions::event::SETTLE;
+use decisions::file::Gate;
 
 use crate::exit::{self, CliError};
 use crate::guard::{GRACE_MS, budget, within_deadline};
-
-/// How long a write that began just before the deadline is waited for.
-const SETTLE_MS: u64 = 50;
 
 /// Answer an agent's permission hook, or show what it would do with a command
 #[derive(Debug, clap::Args)]
@@ -84,26 +84,52 @@ fn answer(agent: Agent) -> anyhow::Result<u8> {
     let started = Instant::now();
     let env = Env::Process;
     let budget_ms = budget(&env);
-    let outcome = within_deadline(started, budget_ms, &env, move || {
-        let mut input = Vec::new();
-        let read = std::io::stdin().read_to_end(&mut input);
-        decide(agent, if read.is_ok() { &input } else { b"" }, budget_ms, &Env::Process, None)
-    });
+    let log_by = crate::seam::after(started, budget_ms.saturating_add(GRACE_MS - SETTLE.as_millis() as u64));
+    // The worker logs the events it decided once it has handed the outcome back; this thread
+    // waits for that write until the log's deadline (a held lock, a FIFO, a stalled mount).
+    let gate = Gate::default();
+    let theirs = gate.clone();
+    let (logged_tx, logged) = mpsc::sync_channel(1);
+    let outcome = within_deadline(
+        started,
+        budget_ms,
+        &env,
+        move || {
+            let mut input = Vec::new();
+            let read = std::io::stdin().read_to_end(&mut input);
+            decide(agent, if read.is_ok() { &input } else { b"" }, budget_ms, &Env::Process, None)
+        },
+        move |outcome| {
+            let lines = outcome.project.clone().map(|leo| (lines(&outcome.events, outcome), leo));
+            move || {
+                if let Some((bytes, leo)) = lines {
+                    let _ = logged_tx.send(decisions::event::append_here(&leo, &bytes, log_by, &theirs));
+                }
+            }
+        },
+    );
     if let Some(reply) = &outcome.deny {
         crate::output::print_json(reply, false)?;
     }
-    if let Some(leo) = &outcome.project {
-        log_events(leo, &outcome, crate::seam::after(started, budget_ms.saturating_add(GRACE_MS - SETTLE_MS)));
+    let Some(leo) = &outcome.project else { return Ok(exit::OK) };
+    let written = match outcome.stage {
+        // The worker is stalled: its events never land, and the timeout is logged from here.
+        Stage::OutOfTime(_) => {
+            gate.abandon();
+            decisions::event::append(leo, lines(&outcome.events, &outcome), log_by)
+        }
+        _ => decisions::file::await_write(&logged, &gate, log_by, SETTLE),
+    };
+    if let Err(e) = written {
+        crate::log::not_logged(leo, outcome.events.len(), &e);
     }
     Ok(exit::OK)
 }
 
-/// Append the events to the project's event log by `deadline`, in one write. A log that cannot
-/// be written in time (a held lock, a FIFO, a stalled mount) is skipped with one line on
-/// stderr, and never changes the verdict.
-fn log_events(leo: &Path, outcome: &Outcome, deadline: Instant) {
-    let from = (outcome.session.as_deref(), outcome.agent_id.as_deref());
-    crate::log::write_from(Some(leo), decisions::watch::HOOK, &outcome.events, from, deadline);
+/// The hook's events as lines of the project's event log, naming the agent's session.
+fn lines(events: &[decisions::Event], outcome: &Outcome) -> Vec<u8> {
+    let (session, agent_id) = (outcome.session.as_deref(), outcome.agent_id.as_deref());
+    decisions::event::lines_of(decisions::watch::HOOK, events, None, session, agent_id)
 }
 
 /// `hook test`: the same input the agent would send, the same deadline, no event written.

@@ -47,8 +47,15 @@ pub static MODEL: std::sync::LazyLock<&'static str> =
 pub static HELDOUT_MODEL: std::sync::LazyLock<&'static str> =
     std::sync::LazyLock::new(|| NAMES.lines().nth(1).unwrap_or("decisions-builtin-untrained-heldout"));
 
-/// The shipped permission catalog, whose levels the model learned.
-const RUBRIC: &str = include_str!("../../catalogs/permission.json");
+/// The `what` of each level of the shipped permission catalog's `destructive`, the levels the
+/// model learned (a test holds them to the catalog): compared as text on every ask, with no
+/// catalog to parse.
+const RUBRIC_LEVELS: [&str; LEVELS] = [
+    "Read-only: it only reads or prints, and changes nothing.",
+    "Local and easily undone: it changes files in the project that version control or a rebuild restores.",
+    "Local but costly to undo: it deletes or overwrites work that is not committed, or changes the machine outside the project.",
+    "Irreversible, or reaches outside this machine: it destroys data for good, rewrites shared history, or sends, publishes or deploys.",
+];
 
 /// The shipped model.
 pub fn model() -> Model<'static> {
@@ -257,25 +264,13 @@ pub fn unsupported(question: &Question) -> Option<String> {
     let QuestionKind::Score { levels } = &question.kind else {
         return Some(format!("question \"{QUESTION}\" is a {}: {}", question.kind.type_name(), can()));
     };
-    let trained = rubric_levels();
-    let what = |l: &Value| {
-        l.get("what").and_then(Value::as_str).map(str::to_string).or_else(|| l.as_str().map(str::to_string))
-    };
-    if levels.len() != LEVELS || !levels.iter().map(what).eq(trained.iter().cloned()) {
+    fn what(l: &Value) -> Option<&str> {
+        l.get("what").and_then(Value::as_str).or_else(|| l.as_str())
+    }
+    if levels.len() != LEVELS || !levels.iter().map(what).eq(RUBRIC_LEVELS.map(Some)) {
         return Some(format!("question \"{QUESTION}\" has levels other than the ones it learned: {}", can()));
     }
     None
-}
-
-/// The `what` of each level of the shipped rubric, read once.
-fn rubric_levels() -> &'static [Option<String>] {
-    static LEVELS_WHAT: std::sync::LazyLock<Vec<Option<String>>> = std::sync::LazyLock::new(|| {
-        let doc: Value = serde_json::from_str(RUBRIC).unwrap_or_default();
-        let levels =
-            doc.pointer("/questions/destructive/criteria").and_then(Value::as_array).cloned().unwrap_or_default();
-        levels.iter().map(|l| l.get("what").and_then(Value::as_str).map(str::to_string)).collect()
-    });
-    &LEVELS_WHAT
 }
 
 /// Answer one question about a state, with the model the descriptor pins.
@@ -317,6 +312,19 @@ pub fn score_answer(question: &Question, p: [f64; LEVELS], model: &str) -> Answe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_levels_it_learned_are_the_shipped_catalogs() {
+        for catalog in
+            [include_str!("../../catalogs/permission.json"), include_str!("../../catalogs/permission.builtin.json")]
+        {
+            let doc: Value = serde_json::from_str(catalog).unwrap_or_default();
+            let levels = doc.pointer("/questions/destructive/criteria").and_then(Value::as_array).cloned();
+            let what: Vec<_> =
+                levels.unwrap_or_default().iter().map(|l| l["what"].as_str().map(str::to_string)).collect();
+            assert_eq!(what, RUBRIC_LEVELS.map(|w| Some(w.to_string())));
+        }
+    }
 
     #[test]
     fn a_long_pipeline_of_harmless_calls_does_not_add_up_to_a_destructive_one() {

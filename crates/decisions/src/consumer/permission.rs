@@ -8,7 +8,6 @@
 //! keeps reading stdin under its deadline, printing and logging.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use serde_json::{Value, json};
 
@@ -179,7 +178,9 @@ pub struct Outcome {
 }
 
 /// What the hook decides. `chosen` (only `hook test --provider`) asks that provider, with the
-/// permission catalog it would be seeded with where the project has none.
+/// permission catalog it would be seeded with where the project has none. The caller bounds it
+/// with a deadline of its own (the hook runs it on a worker it stops waiting for): the
+/// project's files are read on this thread, and only a provider's answer has a deadline here.
 pub fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env, chosen: Option<&str>) -> Outcome {
     // An agent may echo a provider's key (a command that prints it): every key the environment
     // holds for a known provider is out of the input before anything reads, clips, sends or
@@ -227,9 +228,14 @@ pub fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env, chosen: Opt
     redactor.add_from_env(env, own.unwrap_or_default());
     let command = redactor.redact(&call.command);
     let by_name = CatalogRef::Name(CATALOG.into());
-    let read_by = crate::ask::after(Instant::now(), budget_ms);
     let doc = match (has_catalog, seeded) {
-        (true, _) => crate::ask::load_catalog(Some(&by_name), leo.as_deref(), read_by).ok(),
+        // Read here, as the config was: the hook runs under one deadline (its caller's worker),
+        // and a FIFO or device at the path is refused unread. One that does not read or parse
+        // is left for `prepare` to read again and name.
+        (true, _) => catalog
+            .as_deref()
+            .and_then(|path| crate::file::read_regular(path).ok())
+            .and_then(|bytes| crate::json::Document::parse(&String::from_utf8_lossy(&bytes)).ok()),
         (false, Some(CatalogRef::Document(d))) => Some(d),
         (false, _) => None,
     };
