@@ -67,6 +67,9 @@ pub fn of(call: &Call) -> Vec<String> {
     let args = &call.args[..own];
     // Subcommands: the leading words that are not flags or paths (`git push`, `aws s3 rm`).
     let mut subs = Vec::new();
+    // The two bare words after those, for the verbs of a deeper command tree (`gcloud compute
+    // instances delete`, `az group delete`): they stay operands to every other feature.
+    let mut deeper: Vec<String> = Vec::new();
     let mut skip_next = false;
     for (i, a) in args.iter().enumerate() {
         if skip_next {
@@ -89,6 +92,9 @@ pub fn of(call: &Call) -> Vec<String> {
         if subs.len() < 2 && !quoted && is_word(a) {
             subs.push(a.to_ascii_lowercase());
             continue;
+        }
+        if deeper.len() < 2 && !quoted && is_word(a) {
+            deeper.push(a.to_ascii_lowercase());
         }
         let class = path_class(a);
         f.push(format!("p={class}"));
@@ -117,7 +123,7 @@ pub fn of(call: &Call) -> Vec<String> {
         }
     }
     // What the labelling rules turn on, read off the call: the model learns what each is worth.
-    let facts = facts(call, &tool, &subs);
+    let facts = facts(call, &tool, &subs, &deeper);
     // Rule 4: on another machine, a call that changes anything is 3.
     let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
     if call.remote && (facts.iter().any(|x| !reads(x)) || !call.writes.is_empty()) {
@@ -225,7 +231,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// it destroys and where, what it sends or publishes, what it changes on the machine, and what
 /// only reads. Each is a plain reading of the call's program, subcommands, flags and paths; how
 /// much each is worth is learned from the labels.
-fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
+fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'static str> {
     let mut out = Vec::new();
     let args = &call.args;
     let has = |f: &str| args.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
@@ -525,10 +531,15 @@ fn facts(call: &Call, tool: &str, subs: &[String]) -> Vec<&'static str> {
     // Verbs that fetch into files here (rule 6: a download written into a file).
     const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
-        let verbs: Vec<&str> = subs.iter().flat_map(|s| s.split([':', '-', '_'])).collect();
+        // A deeper word counts whole (`gcloud compute instances delete`), never its parts: an
+        // operand (`kubectl delete pod logs-collector`) is often a name made of words.
+        let verbs: Vec<&str> =
+            subs.iter().flat_map(|s| s.split([':', '-', '_'])).chain(deeper.iter().map(String::as_str)).collect();
         // A reading second word names what is done to the first: `kubectl rollout history`,
-        // `gh release view`, `aws ec2 describe-instances` only read.
-        let acts = !sub2.split([':', '-']).any(|v| READ.contains(&v));
+        // `gh release view`, `aws ec2 describe-instances` only read; so does a reading deeper
+        // word (`yc compute instance list`).
+        let acts =
+            !sub2.split([':', '-']).any(|v| READ.contains(&v)) && !deeper.iter().any(|v| READ.contains(&v.as_str()));
         if acts && verbs.iter().any(|v| PUBLISH.contains(v)) {
             out.push("publish_verb");
         }
@@ -1027,6 +1038,12 @@ mod tests {
         assert!(f("etcdctl snapshot restore backup.db").contains(&"R=restore_verb".into()));
         // Words joined by `_` are verbs too: `purge_queue`.
         assert!(f("rabbitmqctl purge_queue jobs").contains(&"R=destroy_verb".into()));
+        // The verbs of a deeper command tree count, whole; a name made of words does not.
+        assert!(f("gcloud compute instances delete web-1").contains(&"R=destroy_verb".into()));
+        let listed = f("yc compute instance list");
+        assert!(listed.contains(&"R=read_verb".into()) && !listed.contains(&"R=destroy_verb".into()));
+        let named = f("kubectl delete pod logs-collector");
+        assert!(named.contains(&"R=destroy_verb".into()) && !named.contains(&"R=read_verb".into()));
     }
 
     #[test]
