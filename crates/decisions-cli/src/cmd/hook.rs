@@ -100,9 +100,9 @@ fn answer(agent: Agent) -> anyhow::Result<u8> {
             decide(agent, if read.is_ok() { &input } else { b"" }, budget_ms, &Env::Process, None)
         },
         move |outcome| {
-            let lines = outcome.project.clone().map(|leo| (lines(&outcome.events, outcome), leo));
+            let pending = outcome.project.clone().map(|leo| (lines(outcome), leo));
             move || {
-                if let Some((bytes, leo)) = lines {
+                if let Some((bytes, leo)) = pending {
                     let _ = logged_tx.send(decisions::event::append_here(&leo, &bytes, log_by, &theirs));
                 }
             }
@@ -116,7 +116,7 @@ fn answer(agent: Agent) -> anyhow::Result<u8> {
         // The worker is stalled: its events never land, and the timeout is logged from here.
         Stage::OutOfTime(_) => {
             gate.abandon();
-            decisions::event::append(leo, lines(&outcome.events, &outcome), log_by)
+            decisions::event::append(leo, lines(&outcome), log_by)
         }
         _ => decisions::file::await_write(&logged, &gate, log_by, SETTLE),
     };
@@ -126,10 +126,10 @@ fn answer(agent: Agent) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// The hook's events as lines of the project's event log, naming the agent's session.
-fn lines(events: &[decisions::Event], outcome: &Outcome) -> Vec<u8> {
+/// The outcome's events as lines of the project's event log, naming the agent's session.
+fn lines(outcome: &Outcome) -> Vec<u8> {
     let (session, agent_id) = (outcome.session.as_deref(), outcome.agent_id.as_deref());
-    decisions::event::lines_of(decisions::watch::HOOK, events, None, session, agent_id)
+    decisions::event::lines_of(decisions::watch::HOOK, &outcome.events, None, session, agent_id)
 }
 
 /// `hook test`: the same input the agent would send, the same deadline, no event written.
