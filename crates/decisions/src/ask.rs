@@ -638,7 +638,12 @@ pub fn load_catalog(
             None => return Err(CatalogReadError::NoLeoDir { name: n.clone() }),
         },
     };
+    catalog_from(path, bytes)
+}
+
+/// A catalog from what reading its file at `path` gave.
+pub(crate) fn catalog_from(path: PathBuf, bytes: std::io::Result<Vec<u8>>) -> Result<Document, CatalogReadError> {
     let bytes = bytes.map_err(|source| CatalogReadError::Unreadable { path: path.clone(), source })?;
     Document::parse(&String::from_utf8_lossy(&bytes))
-        .map_err(|e| CatalogReadError::NotJson { path: path.clone(), message: e.to_string() })
+        .map_err(|e| CatalogReadError::NotJson { path, message: e.to_string() })
 }

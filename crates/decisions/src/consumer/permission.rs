@@ -232,10 +232,10 @@ pub fn decide(agent: Agent, input: &[u8], budget_ms: u64, env: &Env, chosen: Opt
         // Read here, as the config was: the hook runs under one deadline (its caller's worker),
         // and a FIFO or device at the path is refused unread. One that does not read or parse
         // is left for `prepare` to read again and name.
-        (true, _) => catalog
-            .as_deref()
-            .and_then(|path| crate::file::read_regular(path).ok())
-            .and_then(|bytes| crate::json::Document::parse(&String::from_utf8_lossy(&bytes)).ok()),
+        (true, _) => catalog.and_then(|path| {
+            let bytes = crate::file::read_regular(&path);
+            crate::ask::catalog_from(path, bytes).ok()
+        }),
         (false, Some(CatalogRef::Document(d))) => Some(d),
         (false, _) => None,
     };
