@@ -68,9 +68,12 @@ fn a_retry_after_past_the_bound_stops_the_run_cleanly_and_resume_finishes_it() {
 
 #[test]
 fn a_pause_longer_than_an_items_budget_fails_that_item_at_once_and_the_rest_wait_it_out() {
+    // The good answers take 100 ms, so the three items sent beside the told one are still in
+    // flight when its 429 comes back: what waits out the pause is every item not yet sent. With
+    // no delay, those three could finish the whole queue before the runner read the 429.
     let stub = first_then_yes(
         Reply::status(429, r#"{"error":{"message":"slow down"}}"#).header("Retry-After", "3"),
-        Duration::ZERO,
+        Duration::from_millis(100),
     );
     let (_dir, root) = project(Some(&stub.url("/v1/systemone")));
     items(&root, 12);
