@@ -1,10 +1,13 @@
 //! How the builtin model does on labelled commands, as the permission hook would use it: for
 //! each act bar, how often the hook would deny a read-only or easily undone command (levels 0
 //! and 1), how often it catches an irreversible one (level 3), and whether it ever denies a
-//! command that only mentions a destructive one. Reads the held-out rows `builtin_train` wrote
-//! (or any file of `{"state": {"command"}, "label"}` lines given as the argument).
+//! command that only mentions a destructive one. Reads the held-out rows `builtin_train` wrote,
+//! or what the argument names: a file of `{"state": {"command"}, "label"}` lines, or a directory
+//! of labelled rows as `model/labels/` holds them (`model/fresh/`: commands written and labelled
+//! apart from the training set, never trained on), with their figures again for the rows whose
+//! command no row of `model/labels/` has.
 //!
-//!     cargo run --release -p decisions --example builtin_eval [model/heldout.jsonl]
+//!     cargo run --release -p decisions --example builtin_eval [model/heldout.jsonl | model/fresh]
 //!
 //! It asks the held-out twin; `SHIPPED=1` asks the shipped model. `SHOW=1` also prints each row's
 //! label, score and distribution; `EXPLAIN="COMMAND"` prints each call of one command with its
@@ -13,7 +16,7 @@
 
 use std::path::Path;
 
-use decisions::builtin::{LEVELS, expected, model};
+use decisions::builtin::{LEVELS, expected, model, train};
 use decisions::consumer::permission::DENY_AT;
 use serde_json::Value;
 
@@ -52,7 +55,6 @@ fn pct(part: usize, whole: usize) -> f64 {
 /// With EXPERIMENT=epochs,step,l2: fit the held-out twin in memory with those parameters and
 /// print its figures (for choosing them; the shipped ones are `train::PARAMS`).
 fn experiment(spec: &str, root: &Path) {
-    use decisions::builtin::train;
     let v: Vec<f64> = spec.split(',').map(|x| x.parse().expect("a number")).collect();
     let params = train::Params {
         epochs: v[0] as usize,
@@ -122,27 +124,74 @@ fn main() {
         return explain(&command);
     }
     let path = std::env::args().nth(1).map_or_else(|| root.join("model/heldout.jsonl"), Into::into);
-    let kinds: std::collections::BTreeMap<u64, String> =
-        std::fs::read_to_string(root.join("model/labels/commands.jsonl"))
+    let m = asked();
+    let rows: Vec<Row> = labelled(&path, &root)
+        .into_iter()
+        .map(|(command, label, kind)| {
+            let p = m.command(&command);
+            (command, label, kind, p)
+        })
+        .collect();
+    println!("{} rows from {}", rows.len(), path.display());
+    report(&rows);
+    if path.is_dir() {
+        // The rows whose command no labelled row has: commands the model was never fitted on.
+        let known: std::collections::BTreeSet<String> = train::load(&root.join("model/labels"))
+            .expect("the labelled rows")
+            .into_iter()
+            .map(|e| e.command)
+            .collect();
+        let new: Vec<Row> = rows.iter().filter(|r| !known.contains(&r.0)).cloned().collect();
+        println!("\n{} of them with a command no row of model/labels has", new.len());
+        report(&new);
+    }
+    if std::env::var_os("SHOW").is_some() {
+        for r in &rows {
+            let score = expected(&r.3);
+            println!("{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}", r.1, score, r.3[0], r.3[1], r.3[2], r.3[3], r.0);
+        }
+    }
+}
+
+/// A labelled command, its kind and the model's distribution for it.
+type Row = (String, usize, String, [f64; LEVELS]);
+
+/// The labelled commands of `path`, each with its level and kind: a directory of
+/// `commands.jsonl` and `labels.jsonl` as `model/labels/` holds them (`model/fresh/`), or a file
+/// of `{"id", "state": {"command"}, "label"}` lines, whose kinds are those of the rows of
+/// `model/labels/` with the same ids (`model/heldout.jsonl`).
+fn labelled(path: &Path, root: &Path) -> Vec<(String, usize, String)> {
+    let kinds_of = |dir: &Path| -> std::collections::BTreeMap<u64, String> {
+        std::fs::read_to_string(dir.join("commands.jsonl"))
             .unwrap_or_default()
             .lines()
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
             .filter_map(|v| Some((v["id"].as_u64()?, v["kind"].as_str()?.to_string())))
-            .collect();
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let m = asked();
-    let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: Value = serde_json::from_str(line).expect("a JSON line");
-        let command = v["state"]["command"].as_str().unwrap_or_default().to_string();
-        let label = v["label"].as_u64().unwrap_or(0) as usize;
-        let kind = v["id"].as_u64().and_then(|id| kinds.get(&id).cloned()).unwrap_or_default();
-        let p = m.command(&command);
-        rows.push((command, label, kind, p));
+            .collect()
+    };
+    if path.is_dir() {
+        let kinds = kinds_of(path);
+        let rows = train::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return rows.into_iter().map(|e| (e.command, e.level, kinds.get(&e.id).cloned().unwrap_or_default())).collect();
     }
+    let kinds = kinds_of(&root.join("model/labels"));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("a JSON line");
+            let command = v["state"]["command"].as_str().unwrap_or_default().to_string();
+            let label = v["label"].as_u64().unwrap_or(0) as usize;
+            let kind = v["id"].as_u64().and_then(|id| kinds.get(&id).cloned()).unwrap_or_default();
+            (command, label, kind)
+        })
+        .collect()
+}
+
+/// Accuracy by level, Brier, and what the hook would do at each act bar.
+fn report(rows: &[Row]) {
     let n = rows.len() as f64;
     let argmax = |p: &[f64; LEVELS]| (0..LEVELS).max_by(|a, b| p[*a].total_cmp(&p[*b])).unwrap_or(0);
-    println!("{} rows from {}", rows.len(), path.display());
     for level in 0..LEVELS {
         let of: Vec<_> = rows.iter().filter(|r| r.1 == level).collect();
         let right = of.iter().filter(|r| argmax(&r.3) == level).count();
@@ -172,12 +221,6 @@ fn main() {
             pct(tp, top),
             mentions.len()
         );
-    }
-    if std::env::var_os("SHOW").is_some() {
-        for r in &rows {
-            let score = expected(&r.3);
-            println!("{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}", r.1, score, r.3[0], r.3[1], r.3[2], r.3[3], r.0);
-        }
     }
 }
 
