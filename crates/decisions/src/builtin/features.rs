@@ -60,11 +60,8 @@ pub fn of(call: &Call) -> Vec<String> {
         f.push(t("xargs"));
     }
     let data = DATA_TOOLS.contains(&tool.as_str());
-    // What `echo` and `printf` print is data from their first operand on, quoted or not: in
-    // `echo git push --force`, `--force` is no flag and `git` no subcommand. Their own options
-    // come first (`echo -n`).
-    let own = if matches!(tool.as_str(), "echo" | "printf") { first_operand(&call.args) } else { call.args.len() };
-    let args = &call.args[..own];
+    let rolled_back = rolls_back(call, &tool);
+    let args = &call.args[..own_args(call, &tool)];
     // Subcommands: the leading words that are not flags or paths (`git push`, `aws s3 rm`).
     let mut subs = Vec::new();
     // The two bare words after those, for the verbs of a deeper command tree (`gcloud compute
@@ -108,7 +105,7 @@ pub fn of(call: &Call) -> Vec<String> {
             }
         }
         // A statement handed to a database client or an API is what it does.
-        if quoted && !data && a.len() < 2000 {
+        if quoted && !data && !rolled_back && a.len() < 2000 {
             for w in words(a).into_iter().take(12) {
                 f.push(format!("q={w}"));
                 f.push(t(&format!("q={w}")));
@@ -117,16 +114,17 @@ pub fn of(call: &Call) -> Vec<String> {
     }
     // A program named for what it does (`dropdb`, `lvcreate`, `userdel`, `mongorestore`): the
     // kind of verb in its name, so one no row names is judged by it too.
-    if script.is_none() {
-        for kind in name_verbs(&tool) {
-            f.push(format!("v={kind}"));
-        }
+    let verbs = if script.is_none() { name_verbs(&tool) } else { Vec::new() };
+    for kind in &verbs {
+        f.push(format!("v={kind}"));
     }
     // What the labelling rules turn on, read off the call: the model learns what each is worth.
     let facts = facts(call, &tool, &subs, &deeper);
-    // Rule 4: on another machine, a call that changes anything is 3.
+    // Rule 4: on another machine, a call that changes anything is 3; a program named for
+    // changing (`apps:destroy`, `useradd`) changes.
     let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
-    if call.remote && (facts.iter().any(|x| !reads(x)) || !call.writes.is_empty()) {
+    let named_change = verbs.iter().any(|v| *v != "read");
+    if call.remote && (facts.iter().any(|x| !reads(x)) || named_change || !call.writes.is_empty()) {
         f.push("R=remote_change".into());
     }
     // Production, and nothing says the call only reads it.
@@ -233,7 +231,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// much each is worth is learned from the labels.
 fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let args = &call.args;
+    let args = &call.args[..own_args(call, tool)];
     let has = |f: &str| args.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
     let short = |c: char| {
         args.iter().any(|a| {
@@ -607,7 +605,7 @@ fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'s
         }
     }
     // A statement to a database, in a quoted argument: what it does to the data.
-    const DB: [&str; 12] = [
+    const DB: [&str; 13] = [
         "psql",
         "mysql",
         "mariadb",
@@ -615,6 +613,7 @@ fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'s
         "mongosh",
         "mongo",
         "redis-cli",
+        "valkey-cli",
         "clickhouse-client",
         "cqlsh",
         "sqlcmd",
@@ -654,7 +653,7 @@ fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'s
         let session = !call.args.iter().zip(&call.quoted).any(|(a, q)| {
             *q || a.starts_with("-c") || matches!(a.as_str(), "-e" | "--eval" | "-f" | "--command" | "--file")
         }) && !call.reads_script;
-        if explained {
+        if explained || rolls_back(call, tool) {
             out.push("db_read");
         } else if session && !destroys && !reads {
             out.push("db_session");
@@ -691,6 +690,35 @@ fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'s
         out.push("runs_unseen_code");
     }
     out
+}
+
+/// How many of a call's arguments are its own, not data. What `echo` and `printf` print is data
+/// from their first operand on, quoted or not: in `echo git push --force`, `--force` is no flag
+/// and `git` no subcommand (their own options come first, `echo -n`). What redis's `ECHO`
+/// echoes is data too: `redis-cli ECHO "FLUSHALL"` flushes nothing.
+fn own_args(call: &Call, tool: &str) -> usize {
+    match tool {
+        "echo" | "printf" => first_operand(&call.args),
+        "redis-cli" | "valkey-cli" => {
+            call.args.iter().position(|a| a.eq_ignore_ascii_case("echo")).map_or(call.args.len(), |i| i + 1)
+        }
+        _ => call.args.len(),
+    }
+}
+
+/// A transaction rolled back where the server rolls back a `DROP` too (PostgreSQL, SQLite,
+/// DuckDB, CockroachDB): `psql -c "BEGIN; DROP TABLE t; ROLLBACK;"` changes nothing (rule 1).
+/// MySQL commits a `DROP` at once, so its clients are not read so.
+fn rolls_back(call: &Call, tool: &str) -> bool {
+    if !matches!(tool, "psql" | "sqlite3" | "duckdb" | "cockroach") {
+        return false;
+    }
+    call.args.iter().zip(&call.quoted).any(|(a, q)| {
+        let s = a.trim().trim_end_matches(';').trim().to_ascii_lowercase();
+        *q && (s.starts_with("begin") || s.starts_with("start transaction"))
+            && s.ends_with("rollback")
+            && !s.contains("commit")
+    })
 }
 
 /// Rule 7: a file outside the project emptied for good (`truncate -s 0 ~/.zsh_history`, `cat
@@ -915,6 +943,16 @@ mod tests {
         assert!(!f.iter().any(|x| x.contains("cleanup.sh")), "{f:?}");
         let f = features("psql -c 'DROP TABLE users'");
         assert!(f.contains(&"t=psql|q=drop".into()), "{f:?}");
+        // What redis echoes is data; what it is told to do is not.
+        let f = features("redis-cli ECHO \"FLUSHALL\"");
+        assert!(!f.iter().any(|x| x.contains("flushall") || x.starts_with("R=db_")), "{f:?}");
+        assert!(features("valkey-cli -h cache.example.com FLUSHALL").contains(&"R=db_destroy_remote".into()));
+        // A transaction rolled back changes nothing where the server rolls back a DROP too.
+        let f = features("psql -d app_dev -c \"BEGIN; DROP TABLE import_staging; ROLLBACK;\"");
+        assert!(f.contains(&"R=db_read".into()) && !f.iter().any(|x| x.contains("drop")), "{f:?}");
+        for kept in ["mysql -e \"BEGIN; DROP TABLE t; ROLLBACK;\"", "psql -c \"BEGIN; DROP TABLE t; COMMIT;\""] {
+            assert!(features(kept).contains(&"R=db_destroy".into()), "{kept}");
+        }
     }
 
     /// The rule facts a command's calls give.
@@ -958,6 +996,7 @@ mod tests {
         assert!(has("tea pr create --title 'x'", "publish_verb"));
         assert!(features("ssh web2 'sudo rm -rf /srv/app/releases/old'").contains(&"R=remote_change".into()));
         assert!(!features("ssh web2 'ls -la /srv/app'").contains(&"R=remote_change".into()));
+        assert!(features("ssh dokku@apps.example.com apps:destroy web").contains(&"R=remote_change".into()));
         // Rule 7: the whole system's permissions, recursively; a project's or a home's are 2.
         assert!(has("chmod -R 777 /", "perm_broad") && has("sudo chown -R alice /usr", "perm_broad"));
         assert!(!has("chmod -R 755 .", "perm_broad") && !has("sudo chmod -R 777 /var/www", "perm_broad"));

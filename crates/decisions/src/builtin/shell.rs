@@ -61,6 +61,7 @@ pub fn is_database_client(program: &str) -> bool {
             | "mongosh"
             | "mongo"
             | "redis-cli"
+            | "valkey-cli"
             | "clickhouse-client"
             | "cqlsh"
             | "sqlcmd"
@@ -420,6 +421,16 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             return;
         }
     }
+    // `adb shell CMD`: a phone or board on USB is another machine (settled point 51).
+    if name == "adb"
+        && let Some(at) = args.iter().position(|(a, _)| a == "shell")
+        && at + 1 < args.len()
+    {
+        let rest: Vec<String> = args[at + 1..].iter().map(|(a, _)| shell_word(a)).collect();
+        if parse_into(&rest.join(" "), &Context { remote: true, ..inner }, out) {
+            return;
+        }
+    }
     // Local containers are this machine: what runs in one is judged as run here (and what
     // runs in one on another machine's daemon, there). Docker's own options may come first.
     if matches!(name.as_str(), "docker" | "podman")
@@ -775,6 +786,12 @@ mod tests {
         {
             assert!(!analyse(here).calls[0].remote, "{here}");
         }
+        // A connected device is another machine; `adb shell` alone opens a session there.
+        assert_eq!(
+            programs("adb -s emulator-5554 shell pm clear com.acme.app")[0],
+            ("pm".into(), vec!["clear".into(), "com.acme.app".into()], true, false)
+        );
+        assert_eq!(programs("adb shell")[0].0, "adb");
         // `find` from a home with nothing picked hands every entry of it to `-exec`.
         assert_eq!(
             programs("find /home/alice -mindepth 1 -maxdepth 1 -exec rm -rf {} +")[0].1,
