@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How far the two blind labellings of model/labels agree, batch by batch: rows, the share on
 which both gave the same level, Cohen's kappa over the levels, and the rows that differed (each
-settled by RULES.md), and then the same for model/fresh, the set kept apart from training. Also
-counts the rules and the settled points RULES.md holds.
+settled by RULES.md), and then the same for model/fresh and model/fresh-sessions, the sets kept
+apart from training. Also counts the rules and the settled points RULES.md holds.
 
     python3 scripts/label-agreement.py
 """
@@ -14,7 +14,7 @@ MODEL = Path(__file__).resolve().parent.parent / "model"
 LABELS = MODEL / "labels"
 BATCHES = [("labels", first, second) for first, second in
            [("a", "b"), ("2a", "2b"), ("3a", "3b"), ("4a", "4b"), ("5a", "5b"), ("6a", "6b"), ("7a", "7b"), ("8a", "8b")]]
-BATCHES.append(("fresh", "a", "b"))
+BATCHES += [("fresh", "a", "b"), ("fresh-sessions", "a", "b")]
 
 
 def levels(where, name):
@@ -23,7 +23,7 @@ def levels(where, name):
 
 
 def main():
-    print(f"{'rows':>11}  {'agree':>6}  {'kappa':>5}  differed")
+    print(f"{'rows':>20}  {'agree':>6}  {'kappa':>5}  differed")
     for where, first, second in BATCHES:
         a, b = levels(where, first), levels(where, second)
         if a.keys() != b.keys():
@@ -34,8 +34,8 @@ def main():
         chance = sum((sum(a[i] == c for i in ids) / n) * (sum(b[i] == c for i in ids) / n)
                      for c in set(a.values()) | set(b.values()))
         kappa = (same / n - chance) / (1 - chance)
-        rows = f"{ids[0]}-{ids[-1]}" + (" fresh" if where == "fresh" else "")
-        print(f"{rows:>11}  {100 * same / n:5.1f}%  {kappa:.3f}  {n - same}")
+        rows = f"{ids[0]}-{ids[-1]}" + ("" if where == "labels" else f" {where}")
+        print(f"{rows:>20}  {100 * same / n:5.1f}%  {kappa:.3f}  {n - same}")
     text = (LABELS / "RULES.md").read_text()
     rules, settled = text.split("## The rules", 1)[1].split("## Settled on real rows", 1)
     count = lambda part: len(re.findall(r"^\d+\. ", part, re.M))
