@@ -252,8 +252,10 @@ fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'s
     }
     // `-n` is a dry run for the programs whose manuals say so.
     let dash_n = short('n')
-        && (matches!(tool, "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg")
-            || tool.starts_with("mkfs")
+        && (matches!(
+            tool,
+            "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
+        ) || tool.starts_with("mkfs")
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
     let dry = dash_n
         || [
@@ -820,7 +822,11 @@ pub fn path_class(a: &str) -> &'static str {
         return if rest.is_empty() || !rest.contains('/') { "home_top" } else { "home_file" };
     }
     if a.starts_with("/dev/") {
-        return if a.starts_with("/dev/null") || a.starts_with("/dev/std") { "dev_null" } else { "device" };
+        // A terminal (`/dev/tty`, a virtual console, a pseudo-terminal) only shows what is written
+        // to it; a serial line (`/dev/ttyUSB0`) is a device.
+        let terminal = a.strip_prefix("/dev/tty").is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+            || a.starts_with("/dev/pts/");
+        return if a.starts_with("/dev/null") || a.starts_with("/dev/std") || terminal { "dev_null" } else { "device" };
     }
     const SYSTEM: [&str; 11] =
         ["/etc", "/usr", "/var", "/boot", "/bin", "/sbin", "/lib", "/opt", "/sys", "/proc", "/srv"];
@@ -989,6 +995,11 @@ mod tests {
         assert!(has("aws s3 rb help", "help") && has("cargo release patch", "dry_run"));
         assert!(!has("cargo release patch --execute", "dry_run"));
         assert!(has("sudo wipefs --all --no-act /dev/sdc", "dry_run"));
+        assert!(has("sudo wipefs -a -n /dev/sdc", "dry_run") && has("rclone -n delete b2:old-backups", "dry_run"));
+        // A terminal only shows what is written to it; a serial line is a device.
+        assert_eq!([path_class("/dev/tty12"), path_class("/dev/pts/3"), path_class("/dev/tty")], ["dev_null"; 3]);
+        assert_eq!(path_class("/dev/ttyUSB0"), "device");
+        assert!(!has("cat notes.txt > /dev/tty2", "device_write") && has("cat fw.bin > /dev/ttyUSB0", "device_write"));
         assert!(
             !has("sudo wipefs --all --no-act /dev/sdc", "device_write") && has("wipefs -a /dev/sdc", "device_write")
         );
