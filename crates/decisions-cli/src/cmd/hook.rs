@@ -112,15 +112,12 @@ fn answer(agent: Agent) -> anyhow::Result<u8> {
         crate::output::print_json(reply, false)?;
     }
     let Some(leo) = &outcome.project else { return Ok(exit::OK) };
-    let written = match outcome.stage {
+    if let Stage::OutOfTime(_) = outcome.stage {
         // The worker is stalled: its events never land, and the timeout is logged from here.
-        Stage::OutOfTime(_) => {
-            gate.abandon();
-            decisions::event::append(leo, lines(&outcome), log_by)
-        }
-        _ => decisions::file::await_write(&logged, &gate, log_by, SETTLE),
-    };
-    if let Err(e) = written {
+        gate.abandon();
+        let from = (outcome.session.as_deref(), outcome.agent_id.as_deref());
+        crate::log::write_from(Some(leo), decisions::watch::HOOK, &outcome.events, from, log_by);
+    } else if let Err(e) = decisions::file::await_write(&logged, &gate, log_by, SETTLE) {
         crate::log::not_logged(leo, outcome.events.len(), &e);
     }
     Ok(exit::OK)

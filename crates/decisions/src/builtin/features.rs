@@ -119,7 +119,7 @@ pub fn of(call: &Call) -> Vec<String> {
         f.push(format!("v={kind}"));
     }
     // What the labelling rules turn on, read off the call: the model learns what each is worth.
-    let facts = facts(call, &tool, &subs, &deeper);
+    let facts = facts(call, &tool, args, &subs, &deeper);
     // Rule 4: on another machine, a call that changes anything is 3; a program named for
     // changing (`apps:destroy`, `useradd`) changes.
     let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
@@ -229,9 +229,10 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// it destroys and where, what it sends or publishes, what it changes on the machine, and what
 /// only reads. Each is a plain reading of the call's program, subcommands, flags and paths; how
 /// much each is worth is learned from the labels.
-fn facts(call: &Call, tool: &str, subs: &[String], deeper: &[String]) -> Vec<&'static str> {
+///
+/// `args` are the call's own ([`own_args`]): what it prints or echoes decides nothing.
+fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[String]) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let args = &call.args[..own_args(call, tool)];
     let has = |f: &str| args.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
     let short = |c: char| {
         args.iter().any(|a| {
