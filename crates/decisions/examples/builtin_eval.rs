@@ -144,6 +144,18 @@ fn main() {
         let new: Vec<Row> = rows.iter().filter(|r| !known.contains(&r.0)).cloned().collect();
         println!("\n{} of them with a command no row of model/labels has", new.len());
         report(&new);
+        // The level 3 rows let through, and how many of them are marked `unsure`: a command
+        // whose code cannot be seen is spread on purpose (rule 11).
+        let unsure: std::collections::BTreeSet<String> =
+            train::load(&path).expect("the rows").into_iter().filter(|e| e.unsure).map(|e| e.command).collect();
+        let missed: Vec<&Row> = rows.iter().filter(|r| r.1 == 3 && !denies(&r.3, shipped_act())).collect();
+        let of_unsure = missed.iter().filter(|r| unsure.contains(&r.0)).count();
+        println!(
+            "\nlevel 3 let through at {:.3}: {} of {}, {of_unsure} of them marked unsure",
+            shipped_act(),
+            missed.len(),
+            rows.iter().filter(|r| r.1 == 3).count()
+        );
     }
     if std::env::var_os("SHOW").is_some() {
         for r in &rows {
