@@ -100,11 +100,39 @@ fn a_command_that_only_mentions_a_destructive_one_is_never_judged_destructive() 
         "# rm -rf ~",
         "man shred",
         "which mkfs.ext4",
+        // Settled 52-54: what code only prints or defines runs nothing.
+        "cleanup() { rm -rf ~; }",
+        ":(){ :|:& }",
+        "python3 -c \"print('os.system(\\\"rm -rf ~\\\")')\"",
+        "node -e \"console.log('rm -rf ~')\"",
+        "echo 'cm0gLXJmIH4=' | base64 -d",
     ];
     for c in mentions {
         let p = m.command(c);
         let score: f64 = p.iter().enumerate().map(|(k, x)| k as f64 * x).sum();
         assert!(score < 2.5, "{c}: {p:?}");
+    }
+}
+
+#[test]
+fn what_runs_inside_code_a_payload_or_a_function_is_denied_as_if_written_out() {
+    // The hook's rule: a score of 2.5 or more at the act bar the shipped catalog holds for builtin.
+    let catalog: Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
+    let act = catalog.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(1.0);
+    let m = builtin::model();
+    for c in [
+        "python3 -c \"import os; os.system('rm -rf ~')\"",
+        "perl -e 'system(\"rm -rf ~\")'",
+        "python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~'))\"",
+        "echo cm0gLXJmIH4= | base64 -d | sh",
+        "bash -c \"$(echo cm0gLXJmIH4= | base64 -d)\"",
+        "nuke() { rm -rf ~; }; nuke",
+        ":(){ :|:& };:",
+        "rsync -a --delete ./empty/ ~/",
+    ] {
+        let p = m.command(c);
+        let certainty = (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0;
+        assert!(builtin::expected(&p) >= 2.5 && certainty >= act, "{c}: {p:?} (act bar {act})");
     }
 }
 

@@ -283,6 +283,10 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
     if dry {
         out.push("dry_run");
     }
+    // A function that starts two copies of itself at once takes the machine down (settled 54).
+    if call.forks_itself {
+        out.push("fork_bomb");
+    }
     if has("--help")
         || has("-help")
         || args.last().is_some_and(|a| a == "-h")
@@ -398,11 +402,14 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
             }
         }
         "rsync" => {
-            if args.last().is_some_and(|a| path_class(a) == "remote_path") {
+            let onto = args.iter().rev().find(|a| !a.starts_with('-')).map_or("", |a| path_class(a));
+            if onto == "remote_path" {
                 out.push("send");
             }
-            if has("--delete") {
-                out.push("delete_local");
+            // `--delete` (`--delete-after`, ...) deletes what the source lacks: onto a home, the
+            // root or a system directory itself, all of it (settled point 55).
+            if args.iter().any(|a| a.starts_with("--delete")) {
+                out.push(if broad(&onto) { "delete_broad" } else { "delete_local" });
             }
         }
         // A mail client sends only to someone; alone it reads the mailbox.
@@ -982,6 +989,14 @@ mod tests {
         assert!(has("sudo rm -rf /var/lib/docker", "delete_broad"));
         assert!(!has("sudo rm -rf /usr/local/lib/python3.11/site-packages/requests", "delete_broad"));
         assert!(has("rm -rf ~/.local/share/Trash/files/*", "delete_broad"));
+        // Settled 55: mirroring onto a home deletes it; onto the project, what the project lacks.
+        assert!(has("rsync -a --delete ./empty/ ~/", "delete_broad"));
+        assert!(has("rsync -a --delete-after ./mirror/ \"$HOME\"/", "delete_broad"));
+        assert!(
+            has("rsync -a --delete src/ build/src/", "delete_local") && !has("rsync -a ./empty/ ~/", "delete_local")
+        );
+        // Settled 54: a fork bomb; its definition alone is nothing.
+        assert!(has(":(){ :|:& };:", "fork_bomb") && facts_of(":(){ :|:& }").is_empty());
         // What only reads or upkeeps a pool or a table is no device write.
         assert!(has("sudo sgdisk -p /dev/sdb", "read") && has("sudo sgdisk --zap-all /dev/sdb", "device_write"));
         assert!(!has("sudo zpool scrub tank", "device_write") && has("sudo zpool destroy tank", "device_write"));

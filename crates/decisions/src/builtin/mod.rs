@@ -14,6 +14,7 @@
 
 pub mod dictionary;
 pub mod features;
+pub mod inline;
 pub mod shell;
 pub mod train;
 

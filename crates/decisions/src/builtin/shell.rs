@@ -4,7 +4,9 @@
 //! a command (an `echo` argument, a heredoc fed to `cat`) left as data. The parse is
 //! [`rable`]'s, a bash 5.3-compatible parser; this module only walks its tree.
 
-use rable::{Node, NodeKind};
+use std::ops::{Deref, DerefMut};
+
+use rable::{ListOperator, Node, NodeKind};
 
 /// The longest command read as a program; a longer one is not parsed (its calls are unknown).
 pub const COMMAND_MAX: usize = 64 * 1024;
@@ -35,6 +37,9 @@ pub struct Call {
     pub writes: Vec<(String, String)>,
     /// What a heredoc feeds it, clipped: the statements a database client runs, say.
     pub stdin_text: Option<String>,
+    /// A shell function's call of itself, in a function that starts two copies of itself in a
+    /// pipe or the background: a fork bomb (settled point 54).
+    pub forks_itself: bool,
 }
 
 impl Call {
@@ -86,10 +91,123 @@ pub fn analyse(command: &str) -> Program {
         return program;
     }
     let ctx = Context::default();
-    if !parse_into(command, &ctx, &mut program.calls) {
+    let mut out = Out::default();
+    if !parse_into(command, &ctx, &mut out) {
         program.unreadable = true;
     }
+    program.calls = resolve(out.calls, &out.functions, 0);
     program
+}
+
+/// What a walk collects: the calls, in order, and the shell functions the command defines, whose
+/// bodies run only where they are called (settled point 54).
+#[derive(Default)]
+struct Out {
+    calls: Vec<Call>,
+    functions: Vec<Function>,
+}
+
+impl Deref for Out {
+    type Target = Vec<Call>;
+    fn deref(&self) -> &Vec<Call> {
+        &self.calls
+    }
+}
+
+impl DerefMut for Out {
+    fn deref_mut(&mut self) -> &mut Vec<Call> {
+        &mut self.calls
+    }
+}
+
+/// A shell function a command defines.
+struct Function {
+    name: String,
+    /// The calls of its body.
+    calls: Vec<Call>,
+    /// It starts two copies of itself, in a pipe or the background.
+    forks: bool,
+}
+
+/// How deep calls of functions inside functions are followed.
+const FUNCTIONS_DEEP: usize = 4;
+
+/// The calls, each call of a function the command defines replaced by its body's calls, with its
+/// arguments for `$1`...`$9` and `$@`. A function's call of itself stays a call, marked when the
+/// function forks itself.
+fn resolve(calls: Vec<Call>, functions: &[Function], depth: usize) -> Vec<Call> {
+    if functions.is_empty() {
+        return calls;
+    }
+    let mut out = Vec::with_capacity(calls.len());
+    for call in calls {
+        let Some(f) = functions.iter().rev().find(|f| f.name == call.program).filter(|_| depth < FUNCTIONS_DEEP) else {
+            out.push(call);
+            continue;
+        };
+        for c in &f.calls {
+            let mut c = bind(c, &call.args);
+            c.elevated |= call.elevated;
+            c.remote |= call.remote;
+            if c.program == f.name {
+                c.forks_itself = f.forks;
+                out.push(c);
+            } else {
+                out.extend(resolve(vec![c], functions, depth + 1));
+            }
+        }
+    }
+    out
+}
+
+/// A call in a function's body with the function's arguments put in: `$@` and `$*` are all of
+/// them, `$1`...`$9` each.
+fn bind(call: &Call, args: &[String]) -> Call {
+    let mut words: Vec<(String, bool)> = Vec::with_capacity(call.args.len() + 1);
+    let given = std::iter::once((&call.program, false)).chain(call.args.iter().zip(call.quoted.iter().copied()));
+    for (w, quoted) in given {
+        if matches!(w.as_str(), "$@" | "$*" | "${@}" | "${*}") {
+            words.extend(args.iter().map(|a| (a.clone(), false)));
+            continue;
+        }
+        let mut w = w.clone();
+        for n in (1..=9).rev() {
+            if w.contains('$') {
+                let value = args.get(n - 1).map_or("", String::as_str);
+                w = w.replace(&format!("${{{n}}}"), value).replace(&format!("${n}"), value);
+            }
+        }
+        words.push((w, quoted));
+    }
+    let mut bound = call.clone();
+    if words.is_empty() {
+        return bound;
+    }
+    bound.program = words.remove(0).0;
+    (bound.args, bound.quoted) = words.into_iter().unzip();
+    bound
+}
+
+/// Whether a function's body starts two copies of itself at once: in one pipe, or one sent to
+/// the background (`:(){ :|:& };:`).
+fn forks(name: &str, node: &Node) -> bool {
+    let calls_it = |n: &Node| match &n.kind {
+        NodeKind::Command { words, .. } => words.first().and_then(word).is_some_and(|(w, _)| w == name),
+        _ => false,
+    };
+    let runs_it = |n: &Node| {
+        calls_it(n) || matches!(&n.kind, NodeKind::Pipeline { commands, .. } if commands.iter().any(calls_it))
+    };
+    match &node.kind {
+        NodeKind::Pipeline { commands, .. } => {
+            commands.iter().filter(|c| calls_it(c)).count() >= 2 || commands.iter().any(|c| forks(name, c))
+        }
+        NodeKind::List { items } => items
+            .iter()
+            .any(|i| (i.operator == Some(ListOperator::Background) && runs_it(&i.command)) || forks(name, &i.command)),
+        NodeKind::BraceGroup { body, .. } | NodeKind::Subshell { body, .. } => forks(name, body),
+        _ => false,
+    }
 }
 
 /// How deep the brackets of a text go, a quick bound taken before the parser recurses.
@@ -127,7 +245,7 @@ struct Context {
 }
 
 /// Parse a text as shell code and add its calls; false when it does not parse.
-fn parse_into(code: &str, ctx: &Context, out: &mut Vec<Call>) -> bool {
+fn parse_into(code: &str, ctx: &Context, out: &mut Out) -> bool {
     if ctx.depth > DEPTH_MAX {
         return false;
     }
@@ -142,7 +260,7 @@ fn parse_into(code: &str, ctx: &Context, out: &mut Vec<Call>) -> bool {
     }
 }
 
-fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
+fn walk(node: &Node, ctx: &Context, out: &mut Out) {
     match &node.kind {
         NodeKind::Command { assignments, words, redirects } => {
             for n in assignments.iter().chain(words).chain(redirects) {
@@ -159,10 +277,11 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
                 let before = out.len();
                 walk(c, ctx, out);
                 // `echo 'curl -X DELETE ...' | sh`: the shell runs what the echo printed.
-                if let Some(code) = printed.take()
+                let carried = printed.take();
+                if let Some(code) = &carried
                     && out.len() == before + 1
                     && reads_pipe(&out[before])
-                    && parse_into(&code, &Context { depth: ctx.depth + 1, ..*ctx }, out)
+                    && parse_into(code, &Context { depth: ctx.depth + 1, ..*ctx }, out)
                 {
                     out.remove(before);
                     continue;
@@ -175,9 +294,8 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
                         }
                     }
                 }
-                if out.len() == before + 1 && base(&out[before].program) == "echo" {
-                    let args = &out[before].args;
-                    printed = Some(args[first_operand(args)..].join(" "));
+                if out.len() == before + 1 {
+                    printed = prints(&out[before], carried);
                 }
             }
         }
@@ -212,7 +330,13 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
                 }
             }
         }
-        NodeKind::Function { body, .. } => walk(body, ctx, out),
+        // A definition runs nothing: its body is kept for where it is called.
+        NodeKind::Function { name, body } => {
+            let mut defined = Out::default();
+            walk(body, ctx, &mut defined);
+            out.functions.append(&mut defined.functions);
+            out.functions.push(Function { name: name.clone(), calls: defined.calls, forks: forks(name, body) });
+        }
         NodeKind::Subshell { body, .. } | NodeKind::BraceGroup { body, .. } => walk(body, ctx, out),
         NodeKind::Coproc { command, .. } => walk(command, ctx, out),
         NodeKind::Negation { pipeline } | NodeKind::Time { pipeline, .. } => walk(pipeline, ctx, out),
@@ -224,7 +348,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
 }
 
 /// The command and process substitutions inside a word or a redirect: they run.
-fn substitutions(node: &Node, ctx: &Context, out: &mut Vec<Call>) {
+fn substitutions(node: &Node, ctx: &Context, out: &mut Out) {
     match &node.kind {
         NodeKind::Word { parts, .. } => {
             for p in parts {
@@ -304,7 +428,7 @@ fn is_shell(program: &str) -> bool {
 }
 
 /// A simple command: its wrappers taken off, then one call (or the calls of the code it runs).
-fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call>) {
+fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     let mut parts: Vec<(String, bool)> = words.iter().filter_map(word).collect();
     // Leading assignments the parser left among the words.
     let mut ctx = *ctx;
@@ -353,7 +477,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             args.iter().position(|(a, _)| a == "-c" || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('c')))
         && let Some((code, _)) = args.get(i + 1)
     {
-        parse_into(code, &inner, out);
+        parse_into(&printed_by(code, &ctx).unwrap_or_else(|| code.clone()), &inner, out);
         return;
     }
     if name == "eval" || (name == "su" && args.iter().any(|(a, _)| a == "-c")) {
@@ -362,7 +486,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             _ => args.iter().map(|(a, _)| a.as_str()).collect(),
         };
         let inner = Context { elevated: ctx.elevated || name == "su", ..inner };
-        parse_into(&code.join(" "), &inner, out);
+        let code = code.join(" ");
+        parse_into(&printed_by(&code, &ctx).unwrap_or(code), &inner, out);
         return;
     }
     if name == "ssh"
@@ -415,7 +540,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
         && args.first().is_some_and(|(a, _)| a == "exec")
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
-        let rest: Vec<String> = args[dash + 1..].iter().map(|(a, _)| shell_word(a)).collect();
+        let rest: Vec<String> = args[dash + 1..].iter().map(|(a, _)| quote(a)).collect();
         let remote = Context { remote: true, ..inner };
         if !rest.is_empty() && parse_into(&rest.join(" "), &remote, out) {
             return;
@@ -426,7 +551,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
         && let Some(at) = args.iter().position(|(a, _)| a == "shell")
         && at + 1 < args.len()
     {
-        let rest: Vec<String> = args[at + 1..].iter().map(|(a, _)| shell_word(a)).collect();
+        let rest: Vec<String> = args[at + 1..].iter().map(|(a, _)| quote(a)).collect();
         if parse_into(&rest.join(" "), &Context { remote: true, ..inner }, out) {
             return;
         }
@@ -459,8 +584,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
                 let inner_words: Vec<String> = args[i + 1..end]
                     .iter()
                     .map(|(x, _)| match whole {
-                        Some(start) if x == "{}" => format!("{}/*", shell_word(start.trim_end_matches('/'))),
-                        _ => shell_word(x),
+                        Some(start) if x == "{}" => format!("{}/*", quote(start.trim_end_matches('/'))),
+                        _ => quote(x),
                     })
                     .collect();
                 if !inner_words.is_empty() {
@@ -483,6 +608,12 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
             return;
         }
     }
+    // Code an interpreter runs inline: what it runs, deletes or sends (settled point 52).
+    if let Some((lang, code)) = super::inline::code_of(&name, &args) {
+        for run in super::inline::commands(lang, code) {
+            parse_into(&run, &inner, out);
+        }
+    }
     let reads = (is_database_client(&name) || is_shell(&name)) && (stdin_file || heredoc.is_some());
     let at = out.len();
     push(out, program, args, &ctx, xargs, reads, writes);
@@ -493,6 +624,55 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Vec<Call
 /// prints, from there on, is data.
 pub fn first_operand(args: &[String]) -> usize {
     args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(args.len())
+}
+
+/// What a pipeline stage prints when it can be known: a lone `echo`'s words, or what came in
+/// decoded by `base64 -d` (settled point 53).
+fn prints(call: &Call, carried: Option<String>) -> Option<String> {
+    let decodes = |a: &String| matches!(a.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id");
+    match base(&call.program) {
+        "echo" => Some(call.args[first_operand(&call.args)..].join(" ")),
+        "base64" if call.args.iter().any(decodes) && call.args.iter().all(|a| a.starts_with('-')) => {
+            base64_decode(&carried?)
+        }
+        _ => None,
+    }
+}
+
+/// The text a `$(...)` prints, when it is a pipe of an `echo` and decoders
+/// (`bash -c "$(echo B64 | base64 -d)"`).
+fn printed_by(code: &str, ctx: &Context) -> Option<String> {
+    let inner = code.trim().strip_prefix("$(")?.strip_suffix(')')?;
+    let mut calls = Out::default();
+    if !parse_into(inner, &Context { depth: ctx.depth + 1, ..*ctx }, &mut calls) {
+        return None;
+    }
+    calls.iter().try_fold(None, |text, c| prints(c, text).map(Some)).flatten()
+}
+
+/// Standard base64 (padding and whitespace optional) as UTF-8 text; none when it is not.
+fn base64_decode(text: &str) -> Option<String> {
+    let mut bits = 0u32;
+    let mut count = 0u32;
+    let mut bytes = Vec::with_capacity(text.len() * 3 / 4);
+    for c in text.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(v);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            bytes.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    String::from_utf8(bytes).ok().filter(|s| !s.is_empty())
 }
 
 /// The `find` predicates that pick files by name, pattern, age, size or owner (settled point 19).
@@ -576,11 +756,12 @@ fn push(
         reads_script,
         writes,
         stdin_text: None,
+        forks_itself: false,
     });
 }
 
 /// A word quoted again for the shell, for code rebuilt from words (`find -exec`).
-fn shell_word(w: &str) -> String {
+pub fn quote(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,{}~*".contains(c)) {
         w.to_string()
     } else {
@@ -717,7 +898,7 @@ fn container_command(args: &[(String, bool)]) -> Option<String> {
     while i < args.len() && args[i].0.starts_with('-') {
         i += if VALUED.contains(&args[i].0.as_str()) { 2 } else { 1 };
     }
-    let rest: Vec<String> = args.get(i + 1..)?.iter().map(|(a, _)| shell_word(a)).collect();
+    let rest: Vec<String> = args.get(i + 1..)?.iter().map(|(a, _)| quote(a)).collect();
     (!rest.is_empty()).then(|| rest.join(" "))
 }
 
@@ -814,6 +995,61 @@ mod tests {
         // What an `echo` prints into a shell is code the shell runs, and can be read.
         assert_eq!(names("echo 'curl -X DELETE https://api.example.com/v1/cache' | sh"), ["echo", "curl"]);
         assert_eq!(names("echo -n 'rm -rf ~' | bash"), ["echo", "rm"]);
+    }
+
+    #[test]
+    fn a_function_runs_only_where_it_is_called() {
+        assert!(names("cleanup() { rm -rf ~; }").is_empty(), "a definition runs nothing");
+        assert!(names("function deploy { git push --force origin main; }").is_empty());
+        assert_eq!(names("nuke() { rm -rf ~; }; nuke"), ["rm"]);
+        assert_eq!(names("function deploy { git push -f; }; ls && deploy"), ["ls", "git"]);
+        // Its arguments are the call's.
+        assert_eq!(
+            programs("wipe() { sudo dd if=/dev/zero of=\"$1\"; }; wipe /dev/sdb")[0].1,
+            ["if=/dev/zero", "of=/dev/sdb"]
+        );
+        assert_eq!(
+            programs("retry() { for i in 1 2 3; do \"$@\" && return; done; }; retry git push --force")[0].1,
+            ["push", "--force"]
+        );
+        // A function calling another, defined in the same command.
+        assert_eq!(names("a() { rm -rf build; }; b() { a; }; b"), ["rm"]);
+        // One that starts two copies of itself at once is a fork bomb; one that calls itself once is not.
+        for bomb in [":(){ :|:& };:", "bomb() { bomb | bomb & }; bomb", "f(){ f|f& };f"] {
+            assert!(analyse(bomb).calls.iter().any(|c| c.forks_itself), "{bomb}");
+        }
+        assert!(analyse(":(){ :|:& }").calls.is_empty());
+        let once = analyse("countdown() { [ \"$1\" -gt 0 ] && countdown $(( $1 - 1 )); }; countdown 3");
+        assert!(!once.calls.iter().any(|c| c.forks_itself), "{once:?}");
+    }
+
+    #[test]
+    fn a_decoded_payload_run_by_a_shell_is_read() {
+        assert_eq!(names("echo cm0gLXJmIH4= | base64 -d | sh"), ["echo", "base64", "rm"]);
+        let sudo = &programs("echo c3VkbyBybSAtcmYgLw== | base64 --decode | bash")[2];
+        assert_eq!(
+            (sudo.0.as_str(), sudo.1.as_slice(), sudo.3),
+            ("rm", ["-rf".to_string(), "/".to_string()].as_slice(), true)
+        );
+        assert_eq!(names("bash -c \"$(echo cm0gLXJmIH4= | base64 -d)\"").last().map(String::as_str), Some("rm"));
+        assert_eq!(names("eval \"$(echo cm0gLXJmIH4= | base64 -d)\"").last().map(String::as_str), Some("rm"));
+        // Decoded and only printed, or written to a file, it is data; from a file it is unseen.
+        assert_eq!(names("echo cm0gLXJmIH4= | base64 -d"), ["echo", "base64"]);
+        assert_eq!(names("echo cm0gLXJmIH4= | base64 -d > notes/decoded.txt"), ["echo", "base64"]);
+        assert!(analyse("base64 -d payload.b64 | sh").calls[1].reads_script);
+        assert_eq!(base64_decode("Z2l0IHN0YXR1cw=="), Some("git status".into()));
+        assert_eq!(base64_decode("not base64!"), None);
+    }
+
+    #[test]
+    fn what_an_interpreter_runs_inline_is_judged() {
+        assert_eq!(names("python3 -c \"import os; os.system('rm -rf ~')\""), ["rm", "python3"]);
+        assert_eq!(
+            programs("sudo python3 -c \"import shutil; shutil.rmtree('/var/lib/docker')\"")[0],
+            ("rm".into(), vec!["-rf".into(), "/var/lib/docker".into()], false, true)
+        );
+        assert_eq!(names("node -e \"console.log('rm -rf ~')\""), ["node"]);
+        assert_eq!(names("perl -ne 'print if /DROP TABLE/' db/schema.sql"), ["perl"]);
     }
 
     #[test]
