@@ -20,6 +20,13 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/.leopold/decisions"
 cp crates/decisions/catalogs/permission.json "$work/.leopold/decisions/permission.json"
 heldout=$(sed -n 2p crates/decisions/src/builtin/model.txt)
+# A binary built before the last training knows no twin of that name and would answer with the
+# model it ships, fitted on the held-out rows too: checked before anything is written.
+shipped=$("$bin" providers | python3 -c "import json, sys; print(json.load(sys.stdin)['providers']['builtin']['model'])")
+if [ "$shipped" != "$(sed -n 1p crates/decisions/src/builtin/model.txt)" ]; then
+  echo "error: $bin ships $shipped, not the model model.txt names: build it again after training" >&2
+  exit 1
+fi
 "$bin" providers > schemas/providers.json
 "$bin" providers | python3 -c "
 import json, sys

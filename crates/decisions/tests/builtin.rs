@@ -106,6 +106,7 @@ fn a_command_that_only_mentions_a_destructive_one_is_never_judged_destructive() 
         "python3 -c \"print('os.system(\\\"rm -rf ~\\\")')\"",
         "node -e \"console.log('rm -rf ~')\"",
         "echo 'cm0gLXJmIH4=' | base64 -d",
+        "X='rm -rf ~'; echo \"$X\"",
     ];
     for c in mentions {
         let p = m.command(c);
@@ -129,6 +130,13 @@ fn what_runs_inside_code_a_payload_or_a_function_is_denied_as_if_written_out() {
         "nuke() { rm -rf ~; }; nuke",
         ":(){ :|:& };:",
         "rsync -a --delete ./empty/ ~/",
+        // What earlier parts set, a pipe passes on, or a here-string feeds.
+        "X=rm; $X -rf ~",
+        "cd ~ && rm -rf *",
+        "echo ~ | xargs rm -rf",
+        "sh <<< 'rm -rf ~'",
+        "printf 'rm -rf ~' | sh",
+        "for d in ~ /; do rm -rf \"$d\"; done",
     ] {
         let p = m.command(c);
         let certainty = (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0;

@@ -41,7 +41,7 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
         match name {
             "perl" => Lang::Perl,
             "ruby" => Lang::Ruby,
-            "node" | "nodejs" | "bun" => Lang::Node,
+            "node" | "nodejs" | "bun" | "deno" => Lang::Node,
             "php" => Lang::Php,
             _ => return None,
         }
@@ -59,6 +59,14 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
                 && a[1..].chars().all(|c| c.is_ascii_alphabetic())
         }
     };
+    // `deno eval CODE`.
+    if name == "deno" {
+        return args
+            .first()
+            .filter(|(a, _)| a == "eval")
+            .and_then(|_| args.get(1))
+            .map(|(c, _)| (Lang::Node, c.as_str()));
+    }
     let at = args.iter().position(|(a, _)| is_flag(a))?;
     let code = args.get(at + 1)?.0.as_str();
     (code.len() <= CODE_MAX).then_some((lang, code))
@@ -131,7 +139,7 @@ static REMOVES_DIR: LazyLock<Regex> = LazyLock::new(|| re(r"\bos\.rmdir\b|\bDir\
 /// Library calls that remove a file (Node's `fs.rm` a tree, when told `recursive`).
 static REMOVES_FILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"\bos\.(?:remove|unlink)\b|\bFile\.(?:delete|unlink)\b|\bFileUtils\.(?:rm|rm_f)\b|(?:\bfs|\brequire\(\s*['"](?:node:)?fs['"]\s*\))\.(?:promises\.)?(?:rmSync|rm|rmdirSync|unlinkSync|unlink)\b|\bunlink\b"#,
+        r#"\bos\.(?:remove|unlink)\b|\bFile\.(?:delete|unlink)\b|\bFileUtils\.(?:rm|rm_f)\b|(?:\bfs|\brequire\(\s*['"](?:node:)?fs['"]\s*\))\.(?:promises\.)?(?:rmSync|rm|rmdirSync|unlinkSync|unlink)\b|\bDeno\.remove(?:Sync)?\b|\bunlink\b"#,
     )
 });
 /// HTTP requests: the method, or `urlopen`/`fetch` whose method is in their arguments.
@@ -147,7 +155,7 @@ static REQUIRE: LazyLock<Regex> = LazyLock::new(|| re(r#"require\(\s*['"][^'"]*[
 /// How code names the user's home.
 static HOME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"expanduser|Path\.home\(\)|Dir\.home|os\.homedir\(\)|homedir\(\)|\$ENV\{\s*['"]?HOME['"]?\s*\}|ENV\[\s*['"]HOME['"]\s*\]|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]|process\.env\.HOME|getenv\(\s*['"]HOME['"]"#,
+        r#"expanduser|Path\.home\(\)|Dir\.home|os\.homedir\(\)|homedir\(\)|\$ENV\{\s*['"]?HOME['"]?\s*\}|ENV\[\s*['"]HOME['"]\s*\]|os\.environ\[\s*['"]HOME['"]\s*\]|os\.getenv\(\s*['"]HOME['"]|process\.env\.HOME|env\.get\(\s*['"]HOME['"]|getenv\(\s*['"]HOME['"]"#,
     )
 });
 

@@ -129,6 +129,66 @@ struct Function {
     forks: bool,
 }
 
+/// How many of a `for` loop's words its body is read with.
+const LOOP_VALUES: usize = 8;
+
+/// What the parts of a list set for the parts after them: variables assigned on their own, and
+/// the directory a `cd` moved to.
+#[derive(Default)]
+struct Set {
+    vars: Vec<(String, String)>,
+    cwd: Option<String>,
+}
+
+impl Set {
+    /// Put what is known into a later call: its variables' values, and for a home or the root
+    /// moved to, what its `*` and `.` name (`cd ~ && rm -rf *` is `rm -rf ~/*`).
+    fn apply(&self, call: &mut Call) {
+        let put = |w: &mut String| {
+            for (name, value) in &self.vars {
+                if w.contains('$') {
+                    *w = w.replace(&format!("${{{name}}}"), value).replace(&format!("${name}"), value);
+                }
+            }
+        };
+        put(&mut call.program);
+        call.args.iter_mut().for_each(put);
+        if let Some(dir) = &self.cwd
+            && call.program != "cd"
+        {
+            for a in &mut call.args {
+                if matches!(a.as_str(), "*" | "." | "./" | "./*" | ".*") {
+                    *a = format!("{}/*", dir.trim_end_matches('/'));
+                }
+            }
+        }
+    }
+
+    /// Learn from one part of a list: an assignment alone sets a variable; `cd` to the home, the
+    /// root or a system directory itself sets the directory, any other `cd` unsets it.
+    fn learn(&mut self, node: &Node, calls: &[Call]) {
+        if let NodeKind::Command { assignments, words, .. } = &node.kind
+            && words.is_empty()
+        {
+            for (a, _) in assignments.iter().filter_map(word) {
+                if let Some((name, value)) = a.split_once('=') {
+                    self.vars.retain(|(n, _)| n != name);
+                    self.vars.push((name.to_string(), value.to_string()));
+                }
+            }
+        }
+        if let [cd] = calls
+            && cd.program == "cd"
+        {
+            let to = cd.args.iter().find(|a| !a.starts_with('-') || a.as_str() == "-");
+            // Only the home itself, the root or a system directory itself: there `*` names all of
+            // one. A directory under a home may be the project, whose `.` stays the project's.
+            let broad = |d: &&String| matches!(super::features::path_class(d), "root" | "home" | "system_top");
+            self.cwd = to.filter(broad).cloned().or_else(|| to.is_none().then(|| "~".to_string()));
+        }
+    }
+}
+
 /// How deep calls of functions inside functions are followed.
 const FUNCTIONS_DEEP: usize = 4;
 
@@ -286,6 +346,20 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     out.remove(before);
                     continue;
                 }
+                // `echo ~ | xargs rm -rf`: what was printed is the arguments.
+                if let Some(text) = &carried
+                    && out.len() == before + 1
+                    && out[before].xargs
+                {
+                    let call = &mut out[before];
+                    if call.args.iter().any(|a| a.contains("{}")) {
+                        call.args.iter_mut().for_each(|a| *a = a.replace("{}", text.trim()));
+                    } else {
+                        let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+                        call.quoted.extend(words.iter().map(|_| false));
+                        call.args.extend(words);
+                    }
+                }
                 // A shell at the end of a pipe runs what the pipe carries: unseen code.
                 if i > 0 {
                     for call in &mut out[before..] {
@@ -300,8 +374,16 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
             }
         }
         NodeKind::List { items } => {
+            // What earlier parts set for later ones: variables (`X=rm; $X -rf ~`, `DIR=~ && rm
+            // -rf $DIR`) and the directory (`cd ~ && rm -rf *`).
+            let mut set = Set::default();
             for item in items {
+                let before = out.len();
                 walk(&item.command, ctx, out);
+                for call in &mut out[before..] {
+                    set.apply(call);
+                }
+                set.learn(&item.command, &out[before..]);
             }
         }
         NodeKind::If { condition, then_body, else_body, .. } => {
@@ -315,11 +397,25 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
             walk(condition, ctx, out);
             walk(body, ctx, out);
         }
-        NodeKind::For { words, body, .. } | NodeKind::Select { words, body, .. } => {
+        NodeKind::For { var, words, body, .. } | NodeKind::Select { var, words, body, .. } => {
             for w in words.iter().flatten() {
                 substitutions(w, ctx, out);
             }
-            walk(body, ctx, out);
+            // The body once for each of the first few words, the variable set to it (`for d in ~ /;
+            // do rm -rf "$d"; done`); once, unset, when the words come from elsewhere.
+            let values: Vec<String> =
+                words.iter().flatten().filter_map(word).map(|(w, _)| w).take(LOOP_VALUES).collect();
+            if values.is_empty() {
+                walk(body, ctx, out);
+            }
+            for value in values {
+                let before = out.len();
+                walk(body, ctx, out);
+                let one = Set { vars: vec![(var.clone(), value)], cwd: None };
+                for call in &mut out[before..] {
+                    one.apply(call);
+                }
+            }
         }
         NodeKind::ForArith { body, .. } => walk(body, ctx, out),
         NodeKind::Case { word, patterns, .. } => {
@@ -447,6 +543,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
                 }
             }
             NodeKind::Redirect { op, .. } if op == "<" => stdin_file = true,
+            // A here-string is a one-line heredoc (`sh <<< 'rm -rf ~'`).
+            NodeKind::Redirect { op, target, .. } if op == "<<<" => heredoc = word(target).map(|(t, _)| t),
             NodeKind::HereDoc { content, .. } => heredoc = Some(content.clone()),
             _ => {}
         }
@@ -632,6 +730,13 @@ fn prints(call: &Call, carried: Option<String>) -> Option<String> {
     let decodes = |a: &String| matches!(a.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id");
     match base(&call.program) {
         "echo" => Some(call.args[first_operand(&call.args)..].join(" ")),
+        // `printf 'rm -rf ~'`, `printf '%s\n' 'rm -rf ~'`: the format, or what it formats.
+        "printf" => {
+            let operands = &call.args[first_operand(&call.args)..];
+            let (format, rest) = operands.split_first()?;
+            let text = if rest.is_empty() || !format.contains('%') { format.clone() } else { rest.join("\n") };
+            Some(text.replace("\\n", "\n").replace("\\t", " "))
+        }
         "base64" if call.args.iter().any(decodes) && call.args.iter().all(|a| a.starts_with('-')) => {
             base64_decode(&carried?)
         }
@@ -814,7 +919,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             "flock" => &["-w", "-E", "--timeout", "--conflict-exit-code"],
             "chrt" | "taskset" => &[],
             "nohup" | "time" | "command" | "builtin" | "exec" | "caffeinate" | "unbuffer" | "chronic" | "setsid"
-            | "noglob" | "nocorrect" | "exec-with" => &[],
+            | "noglob" | "nocorrect" | "exec-with" | "busybox" => &[],
             "npx" | "bunx" | "pnpx" => &["-p", "--package"],
             _ => return,
         };
@@ -1039,6 +1144,26 @@ mod tests {
         assert!(analyse("base64 -d payload.b64 | sh").calls[1].reads_script);
         assert_eq!(base64_decode("Z2l0IHN0YXR1cw=="), Some("git status".into()));
         assert_eq!(base64_decode("not base64!"), None);
+    }
+
+    #[test]
+    fn what_earlier_parts_of_a_command_set_later_parts_use() {
+        assert_eq!(programs("X=rm; $X -rf ~")[0].1, ["-rf", "~"]);
+        assert_eq!(programs("DIR=/var/lib/app && sudo rm -rf \"$DIR\"")[0].1, ["-rf", "/var/lib/app"]);
+        assert_eq!(programs("cd ~ && rm -rf *")[1].1, ["-rf", "~/*"]);
+        assert_eq!(programs("cd / ; sudo rm -rf .")[1].1, ["-rf", "/*"]);
+        // A project's own directory is still the project's `.`.
+        assert_eq!(programs("cd /home/dev/shop && git add .")[1].1, ["add", "."]);
+        assert_eq!(programs("cd ~ && cd src && rm -rf *")[2].1, ["-rf", "*"]);
+        // A loop's body, once for each of its words.
+        let looped = programs("for d in ~ /srv/app; do rm -rf \"$d\"; done");
+        assert_eq!((looped[0].1[1].as_str(), looped[1].1[1].as_str()), ("~", "/srv/app"));
+        // What a pipe printed is what `xargs` passes on; a here-string is a heredoc.
+        assert_eq!(programs("echo ~ | xargs rm -rf")[1].1, ["-rf", "~"]);
+        assert_eq!(programs("echo /home/dev | xargs -I{} rm -rf {}")[1].1, ["-rf", "/home/dev"]);
+        assert_eq!(names("sh <<< 'rm -rf ~'"), ["rm"]);
+        assert_eq!(names("printf '%s\\n' 'git push --force' | bash"), ["printf", "git"]);
+        assert_eq!(names("busybox rm -rf ~"), ["rm"]);
     }
 
     #[test]
