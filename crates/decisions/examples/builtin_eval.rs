@@ -72,7 +72,7 @@ fn experiment(spec: &str, root: &Path) {
     let mut oof: Vec<(usize, [f64; LEVELS])> = Vec::new();
     for f in 0..5 {
         let (rest, this): (Vec<_>, Vec<_>) =
-            all.iter().cloned().partition(|e| decisions::builtin::features::bucket(&format!("cv:{}", e.id)) % 5 != f);
+            all.iter().cloned().partition(|e| decisions::builtin::features::part(&format!("cv:{}", e.id)) % 5 != f);
         let t = train::fit_temperatures_with(&rest, &params);
         let w = train::fit_with(&rest, &params);
         let predicted: Vec<[f64; LEVELS]> = this.iter().map(|e| train::predict(&w, e, t)).collect();

@@ -148,7 +148,7 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
 
 /// Whether a tool's rows are held out for evaluation: a fifth of the tools, by name.
 pub fn held_out(tool: &str) -> bool {
-    bucket(&format!("heldout:{tool}")).is_multiple_of(5)
+    super::features::part(&format!("heldout:{tool}")).is_multiple_of(5)
 }
 
 /// The rows split into (training, held out), whole tools held out.
@@ -342,7 +342,7 @@ pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatu
     // Ten fits, independent of each other, so on every core at once: each is the same bytes
     // wherever it runs.
     let split = |key: &dyn Fn(&Example) -> String, f: usize| -> (Vec<Example>, Vec<Example>) {
-        examples.iter().cloned().partition(|e| bucket(&key(e)) % 5 != f)
+        examples.iter().cloned().partition(|e| super::features::part(&key(e)) % 5 != f)
     };
     let mut splits: Vec<(Vec<Example>, Vec<Example>)> =
         (0..5).map(|f| split(&|e| format!("fold:{}", e.id), f)).collect();
