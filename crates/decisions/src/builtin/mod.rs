@@ -85,24 +85,23 @@ pub struct Temperatures {
     pub unseen: f64,
 }
 
-/// A model: its temperatures, a slot for each bucket, and the weights of each slot. Read in
-/// place from the embedded bytes: nothing is loaded or copied.
+/// A model: its temperatures, the buckets some feature reached (sorted), and the weights of each.
+/// Read in place from the embedded bytes: nothing is loaded or copied.
 #[derive(Debug, Clone, Copy)]
 pub struct Model<'a> {
     /// What the logits are divided by.
     pub temperatures: Temperatures,
-    slots: &'a [u8],
+    buckets: &'a [u8],
     weights: &'a [u8],
 }
 
 impl<'a> Model<'a> {
     /// A model that knows nothing: every distribution uniform.
     pub const EMPTY: Model<'static> =
-        Model { temperatures: Temperatures { seen: 1.0, unseen: 1.0 }, slots: &[], weights: &[] };
+        Model { temperatures: Temperatures { seen: 1.0, unseen: 1.0 }, buckets: &[], weights: &[] };
 
-    /// A model from the bytes `train` writes: the two temperatures (f64, seen then unseen),
-    /// the number of slots (u32), then a u16 slot for each of [`features::BUCKETS`] buckets (0
-    /// for a bucket no feature reached, else 1 + its row), then each row's [`LEVELS`] f32
+    /// A model from the bytes `train` writes: the two temperatures (f64, seen then unseen), the
+    /// number of rows (u32), each row's bucket (u16, ascending), then each row's [`LEVELS`] f32
     /// weights; little-endian. None when they are not that shape.
     pub fn from_bytes(bytes: &'a [u8]) -> Option<Model<'a>> {
         let float = |at: usize| -> Option<f64> {
@@ -111,21 +110,29 @@ impl<'a> Model<'a> {
         };
         let temperatures = Temperatures { seen: float(0)?, unseen: float(8)? };
         let rows = u32::from_le_bytes(bytes.get(16..20)?.try_into().ok()?) as usize;
-        let slots = bytes.get(20..20 + features::BUCKETS * 2)?;
-        let weights = bytes.get(20 + features::BUCKETS * 2..)?;
-        (weights.len() == rows * LEVELS * 4).then_some(Model { temperatures, slots, weights })
+        let buckets = bytes.get(20..20 + rows * 2)?;
+        let weights = bytes.get(20 + rows * 2..)?;
+        (weights.len() == rows * LEVELS * 4).then_some(Model { temperatures, buckets, weights })
     }
 
-    fn slot(&self, bucket: usize) -> usize {
-        self.slots.get(bucket * 2..bucket * 2 + 2).map_or(0, |s| u16::from_le_bytes([s[0], s[1]]) as usize)
+    /// The row of a bucket some feature reached, by binary search; none for any other.
+    fn row(&self, bucket: usize) -> Option<usize> {
+        let at = |i: usize| usize::from(u16::from_le_bytes([self.buckets[i * 2], self.buckets[i * 2 + 1]]));
+        let (mut lo, mut hi) = (0, self.buckets.len() / 2);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match at(mid).cmp(&bucket) {
+                std::cmp::Ordering::Equal => return Some(mid),
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
     }
 
     fn weight(&self, bucket: usize, level: usize) -> f64 {
-        let slot = self.slot(bucket);
-        if slot == 0 {
-            return 0.0;
-        }
-        let at = ((slot - 1) * LEVELS + level) * 4;
+        let Some(row) = self.row(bucket) else { return 0.0 };
+        let at = (row * LEVELS + level) * 4;
         self.weights.get(at..at + 4).map_or(0.0, |b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
     }
 
@@ -139,7 +146,7 @@ impl<'a> Model<'a> {
     /// Whether some labelled row named the program of a call whose program feature is this
     /// bucket ([`features::program`]); a script is judged by its name, which it has learned.
     pub fn has_seen(&self, program: Option<usize>) -> bool {
-        program.is_none_or(|b| self.slot(b) != 0)
+        program.is_none_or(|b| self.row(b).is_some())
     }
 
     /// One call's distribution over the levels, from its buckets and whether its program was

@@ -374,19 +374,17 @@ pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatu
 }
 
 /// The bytes the binary embeds ([`super::Model::from_bytes`]): only the buckets some feature
-/// reached have a row.
+/// reached have a row, listed in order.
 pub fn encode(w: &Weights, t: Temperatures) -> Vec<u8> {
+    // A bucket is written as a u16.
+    const _: () = assert!(BUCKETS <= 1 << 16);
     let used: Vec<usize> = (0..BUCKETS).filter(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| *x != 0.0)).collect();
-    let mut slots = vec![0u16; BUCKETS];
-    for (i, b) in used.iter().enumerate() {
-        slots[*b] = (i + 1) as u16;
-    }
-    let mut out = Vec::with_capacity(20 + BUCKETS * 2 + used.len() * LEVELS * 4);
+    let mut out = Vec::with_capacity(20 + used.len() * (2 + LEVELS * 4));
     out.extend_from_slice(&t.seen.to_le_bytes());
     out.extend_from_slice(&t.unseen.to_le_bytes());
     out.extend_from_slice(&(used.len() as u32).to_le_bytes());
-    for s in &slots {
-        out.extend_from_slice(&s.to_le_bytes());
+    for b in &used {
+        out.extend_from_slice(&(*b as u16).to_le_bytes());
     }
     for b in &used {
         for k in 0..LEVELS {
