@@ -67,7 +67,10 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
             .and_then(|_| args.get(1))
             .map(|(c, _)| (Lang::Node, c.as_str()));
     }
-    let at = args.iter().position(|(a, _)| is_flag(a))?;
+    // The interpreter's own options come before its script: `python3 tool.py -c x` runs the
+    // script, whose `-c` is its own.
+    let own = args.iter().position(|(a, _)| !a.starts_with('-')).unwrap_or(args.len());
+    let at = args[..own].iter().position(|(a, _)| is_flag(a))?;
     let code = args.get(at + 1)?.0.as_str();
     (code.len() <= CODE_MAX).then_some((lang, code))
 }
@@ -368,7 +371,9 @@ mod tests {
         assert!(of("node", &["-e", "console.log('rm -rf ~')"]).is_empty());
         assert!(of("node", &["-e", "console.log(`shutil.rmtree('/')`)"]).is_empty());
         assert!(of("perl", &["-ne", "print if /DROP TABLE/", "db/schema.sql"]).is_empty());
-        assert!(of("python3", &["script.py", "-c", "x"]).is_empty() || of("python3", &["script.py"]).is_empty());
+        let script: Vec<(String, bool)> =
+            ["tools/run.py", "-c", "import os; os.system('rm -rf ~')"].iter().map(|a| (a.to_string(), false)).collect();
+        assert!(code_of("python3", &script).is_none(), "a script's own -c is its argument");
         assert!(of("python3", &["-m", "http.server"]).is_empty());
         assert!(of("python3", &["-c", &format!("{}os.system('rm -rf ~')", "#".repeat(CODE_MAX))]).is_empty());
     }
