@@ -177,6 +177,15 @@ impl Set {
                 }
             }
         }
+        // `export X=rm`, `declare X=rm`, as an assignment alone.
+        if let [set] = calls
+            && matches!(set.program.as_str(), "export" | "declare" | "typeset" | "local" | "readonly")
+        {
+            for (name, value) in set.args.iter().filter(|a| !a.starts_with('-')).filter_map(|a| a.split_once('=')) {
+                self.vars.retain(|(n, _)| n != name);
+                self.vars.push((name.to_string(), value.to_string()));
+            }
+        }
         if let [cd] = calls
             && cd.program == "cd"
         {
@@ -302,6 +311,9 @@ struct Context {
     depth: usize,
     /// `DOCKER_HOST` set to another machine (`ssh://`, `tcp://`) for this command.
     docker_remote: bool,
+    /// Inside a loop whose body is read once for each of its words: a loop inside it is read
+    /// once, so nested loops cost no more than one.
+    in_loop: bool,
 }
 
 /// Parse a text as shell code and add its calls; false when it does not parse.
@@ -402,15 +414,19 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 substitutions(w, ctx, out);
             }
             // The body once for each of the first few words, the variable set to it (`for d in ~ /;
-            // do rm -rf "$d"; done`); once, unset, when the words come from elsewhere.
-            let values: Vec<String> =
-                words.iter().flatten().filter_map(word).map(|(w, _)| w).take(LOOP_VALUES).collect();
+            // do rm -rf "$d"; done`); once, unset, when the words come from elsewhere or the loop
+            // is inside another.
+            let values: Vec<String> = match ctx.in_loop {
+                true => Vec::new(),
+                false => words.iter().flatten().filter_map(word).map(|(w, _)| w).take(LOOP_VALUES).collect(),
+            };
+            let inside = Context { in_loop: true, ..*ctx };
             if values.is_empty() {
-                walk(body, ctx, out);
+                walk(body, &inside, out);
             }
             for value in values {
                 let before = out.len();
-                walk(body, ctx, out);
+                walk(body, &inside, out);
                 let one = Set { vars: vec![(var.clone(), value)], cwd: None };
                 for call in &mut out[before..] {
                     one.apply(call);
@@ -1158,6 +1174,10 @@ mod tests {
         // A loop's body, once for each of its words.
         let looped = programs("for d in ~ /srv/app; do rm -rf \"$d\"; done");
         assert_eq!((looped[0].1[1].as_str(), looped[1].1[1].as_str()), ("~", "/srv/app"));
+        // Loops inside loops are read once each: eight deep, 8 calls, not 8^8.
+        let deep = format!("{}rm -rf \"$a\"{}", "for a in 1 2 3 4 5 6 7 8; do ".repeat(8), "; done".repeat(8));
+        assert_eq!(analyse(&deep).calls.len(), 8);
+        assert_eq!(programs("export TARGET=/var/lib/app; rm -rf $TARGET")[1].1, ["-rf", "/var/lib/app"]);
         // What a pipe printed is what `xargs` passes on; a here-string is a heredoc.
         assert_eq!(programs("echo ~ | xargs rm -rf")[1].1, ["-rf", "~"]);
         assert_eq!(programs("echo /home/dev | xargs -I{} rm -rf {}")[1].1, ["-rf", "/home/dev"]);
