@@ -95,7 +95,9 @@ pub fn analyse(command: &str) -> Program {
     if !parse_into(command, &ctx, &mut out) {
         program.unreadable = true;
     }
-    program.calls = resolve(out.calls, &out.functions, 0);
+    program.calls = Vec::with_capacity(out.calls.len());
+    let mut budget = EXPANDED_MAX;
+    resolve(out.calls, &out.functions, 0, &mut budget, &mut program.calls);
     program
 }
 
@@ -200,20 +202,22 @@ impl Set {
 
 /// How deep calls of functions inside functions are followed.
 const FUNCTIONS_DEEP: usize = 4;
+/// The most calls functions are expanded into: past it, a call of a function stays one call
+/// (`f(){ g;g;g;g; }; g(){ ... }; f;f;f;...` would otherwise grow by a power).
+const EXPANDED_MAX: usize = 4096;
 
 /// The calls, each call of a function the command defines replaced by its body's calls, with its
 /// arguments for `$1`...`$9` and `$@`. A function's call of itself stays a call, marked when the
 /// function forks itself.
-fn resolve(calls: Vec<Call>, functions: &[Function], depth: usize) -> Vec<Call> {
-    if functions.is_empty() {
-        return calls;
-    }
-    let mut out = Vec::with_capacity(calls.len());
+/// `budget` is how many more calls expanding may add, shared by every level.
+fn resolve(calls: Vec<Call>, functions: &[Function], depth: usize, budget: &mut usize, out: &mut Vec<Call>) {
     for call in calls {
-        let Some(f) = functions.iter().rev().find(|f| f.name == call.program).filter(|_| depth < FUNCTIONS_DEEP) else {
+        let found = functions.iter().rev().find(|f| f.name == call.program);
+        let Some(f) = found.filter(|f| depth < FUNCTIONS_DEEP && f.calls.len() <= *budget) else {
             out.push(call);
             continue;
         };
+        *budget -= f.calls.len();
         for c in &f.calls {
             let mut c = bind(c, &call.args);
             c.elevated |= call.elevated;
@@ -222,11 +226,10 @@ fn resolve(calls: Vec<Call>, functions: &[Function], depth: usize) -> Vec<Call> 
                 c.forks_itself = f.forks;
                 out.push(c);
             } else {
-                out.extend(resolve(vec![c], functions, depth + 1));
+                resolve(vec![c], functions, depth + 1, budget, out);
             }
         }
     }
-    out
 }
 
 /// A call in a function's body with the function's arguments put in: `$@` and `$*` are all of
@@ -1140,6 +1143,16 @@ mod tests {
             assert!(analyse(bomb).calls.iter().any(|c| c.forks_itself), "{bomb}");
         }
         assert!(analyse(":(){ :|:& }").calls.is_empty());
+        // Functions calling functions many times grow by a power: bounded.
+        let power = format!(
+            "a(){{ {} }}; b(){{ {} }}; c(){{ {} }}; d(){{ ls; }}; {}",
+            "b;".repeat(16),
+            "c;".repeat(16),
+            "d;".repeat(16),
+            "a;".repeat(2000)
+        );
+        let calls = analyse(&power).calls.len();
+        assert!(calls <= 2000 + EXPANDED_MAX, "{calls}");
         let once = analyse("countdown() { [ \"$1\" -gt 0 ] && countdown $(( $1 - 1 )); }; countdown 3");
         assert!(!once.calls.iter().any(|c| c.forks_itself), "{once:?}");
     }
