@@ -199,4 +199,13 @@ fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
     }
     // Ten thousand harmless calls are not one destructive one.
     assert!(score(m.command(&vec!["cat"; 10_000].join(" | "))) < 2.5);
+    // Loops in loops, and functions calling functions, read within bounds: the calls stay
+    // countable and harmless ones stay harmless.
+    let loops = format!("{}ls \"$a\"{}", "for a in 1 2 3 4 5 6 7 8; do ".repeat(12), "; done".repeat(12));
+    let power =
+        format!("a(){{ {} }}; b(){{ {} }}; c(){{ ls; }}; {}", "b;".repeat(64), "c;".repeat(64), "a;".repeat(5000));
+    for c in [loops, power] {
+        assert!(builtin::shell::analyse(&c).calls.len() <= 10_000, "{}...", &c[..30]);
+        assert!(score(m.command(&c)) < 2.5, "{}...", &c[..30]);
+    }
 }

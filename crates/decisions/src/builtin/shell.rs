@@ -143,6 +143,10 @@ struct Set {
 }
 
 impl Set {
+    fn is_empty(&self) -> bool {
+        self.vars.is_empty() && self.cwd.is_none()
+    }
+
     /// Put what is known into a later call: its variables' values, and for a home or the root
     /// moved to, what its `*` and `.` name (`cd ~ && rm -rf *` is `rm -rf ~/*`).
     fn apply(&self, call: &mut Call) {
@@ -390,13 +394,25 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
         }
         NodeKind::List { items } => {
             // What earlier parts set for later ones: variables (`X=rm; $X -rf ~`, `DIR=~ && rm
-            // -rf $DIR`) and the directory (`cd ~ && rm -rf *`).
+            // -rf $DIR`) and the directory (`cd ~ && rm -rf *`). The parser nests a long list
+            // (`a; b; c` is `a; (b; c)`): read as one, in order, without recursing.
             let mut set = Set::default();
-            for item in items {
+            let mut lists = vec![items.iter()];
+            while let Some(list) = lists.last_mut() {
+                let Some(item) = list.next() else {
+                    lists.pop();
+                    continue;
+                };
+                if let NodeKind::List { items } = &item.command.kind {
+                    lists.push(items.iter());
+                    continue;
+                }
                 let before = out.len();
                 walk(&item.command, ctx, out);
-                for call in &mut out[before..] {
-                    set.apply(call);
+                if !set.is_empty() {
+                    for call in &mut out[before..] {
+                        set.apply(call);
+                    }
                 }
                 set.learn(&item.command, &out[before..]);
             }
