@@ -22,17 +22,18 @@ cp crates/decisions/catalogs/permission.json "$work/.leopold/decisions/permissio
 heldout=$(sed -n 2p crates/decisions/src/builtin/model.txt)
 # A binary built before the last training knows no twin of that name and would answer with the
 # model it ships, fitted on the held-out rows too: checked before anything is written.
-shipped=$("$bin" providers | python3 -c "import json, sys; print(json.load(sys.stdin)['providers']['builtin']['model'])")
+providers=$("$bin" providers)
+shipped=$(python3 -c "import json, sys; print(json.load(sys.stdin)['providers']['builtin']['model'])" <<<"$providers")
 if [ "$shipped" != "$(sed -n 1p crates/decisions/src/builtin/model.txt)" ]; then
   echo "error: $bin ships $shipped, not the model model.txt names: build it again after training" >&2
   exit 1
 fi
-"$bin" providers > schemas/providers.json
-"$bin" providers | python3 -c "
+printf '%s\n' "$providers" > schemas/providers.json
+python3 -c "
 import json, sys
 d = json.load(sys.stdin)['providers']['builtin']
 d['model'] = '$heldout'
-json.dump({'version': 'decisions/1.0', 'provider': 'builtin', 'providers': {'builtin': d}}, open('$work/.leopold/decisions/config.json', 'w'))"
+json.dump({'version': 'decisions/1.0', 'provider': 'builtin', 'providers': {'builtin': d}}, open('$work/.leopold/decisions/config.json', 'w'))" <<<"$providers"
 cd "$work"
 "$bin" eval --catalog permission --question destructive --input "$root/model/heldout.jsonl" --record --acts-at 2.5 --no-log \
   --svg "$root/docs/builtin-reliability.svg" | tee "$root/model/heldout-eval.txt"

@@ -192,26 +192,35 @@ fn outside_strings(code: &str, lang: Lang) -> Vec<bool> {
     live
 }
 
+/// The string literal a text opens with (after its first quote), its escapes taken off, and
+/// where it ends: just past its closing quote, none when it is not closed.
+fn literal(text: &str) -> (String, Option<usize>) {
+    let mut s = String::new();
+    let mut chars = text.char_indices();
+    let Some((_, q)) = chars.next() else { return (s, None) };
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, n)) = chars.next() {
+                    s.push(n);
+                }
+            }
+            _ if c == q => return (s, Some(i + 1)),
+            _ => s.push(c),
+        }
+    }
+    (s, None)
+}
+
 /// The contents of the string literals in a text, in order, their escapes taken off.
 fn literals(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\'' || c == '"' {
-            let mut s = String::new();
-            while let Some(x) = chars.next() {
-                match x {
-                    '\\' => {
-                        if let Some(n) = chars.next() {
-                            s.push(n);
-                        }
-                    }
-                    x if x == c => break,
-                    x => s.push(x),
-                }
-            }
-            out.push(s);
-        }
+    let mut rest = text;
+    while let Some(at) = rest.find(['\'', '"']) {
+        let (s, end) = literal(&rest[at..]);
+        out.push(s);
+        let Some(end) = end else { break };
+        rest = &rest[at + end..];
     }
     out
 }
@@ -256,11 +265,10 @@ fn argv(after: &str) -> Option<String> {
     // Only the literals before the first thing that is not one (an options object, `shell=True`).
     let mut words = Vec::new();
     let mut rest = arg.trim_start_matches('[').trim_start();
-    while let Some(q) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') {
-        let s = literals(rest).into_iter().next()?;
+    while rest.starts_with(['\'', '"']) {
+        let (s, end) = literal(rest);
         words.push(s);
-        let end = string_end(rest, q)?;
-        rest = rest[end..].trim_start();
+        rest = rest[end?..].trim_start();
         match rest.strip_prefix(',') {
             Some(r) => rest = r.trim_start(),
             None => break,
@@ -271,20 +279,6 @@ fn argv(after: &str) -> Option<String> {
         1 if !list => words.pop(),
         _ => Some(words.iter().map(|w| super::shell::quote(w)).collect::<Vec<_>>().join(" ")),
     }
-}
-
-/// Where a string literal that opens a text ends: just past its closing quote.
-fn string_end(text: &str, q: char) -> Option<usize> {
-    let mut escaped = false;
-    for (i, c) in text.char_indices().skip(1) {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            _ if c == q => return Some(i + 1),
-            _ => {}
-        }
-    }
-    None
 }
 
 /// The path an argument names: its first string literal, under the home when the code names

@@ -117,17 +117,8 @@ impl<'a> Model<'a> {
 
     /// The row of a bucket some feature reached, by binary search; none for any other.
     fn row(&self, bucket: usize) -> Option<usize> {
-        let at = |i: usize| usize::from(u16::from_le_bytes([self.buckets[i * 2], self.buckets[i * 2 + 1]]));
-        let (mut lo, mut hi) = (0, self.buckets.len() / 2);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match at(mid).cmp(&bucket) {
-                std::cmp::Ordering::Equal => return Some(mid),
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-            }
-        }
-        None
+        let (rows, _) = self.buckets.as_chunks::<2>();
+        rows.binary_search_by_key(&bucket, |b| usize::from(u16::from_le_bytes(*b))).ok()
     }
 
     fn weight(&self, bucket: usize, level: usize) -> f64 {

@@ -147,18 +147,22 @@ impl Set {
         self.vars.is_empty() && self.cwd.is_none()
     }
 
+    /// A variable's value from here on.
+    fn set(&mut self, name: &str, value: &str) {
+        self.vars.retain(|(n, _)| n != name);
+        self.vars.push((name.to_string(), value.to_string()));
+    }
+
     /// Put what is known into a later call: its variables' values, and for a home or the root
     /// moved to, what its `*` and `.` name (`cd ~ && rm -rf *` is `rm -rf ~/*`).
     fn apply(&self, call: &mut Call) {
-        let put = |w: &mut String| {
+        let put_all = |w: &mut String| {
             for (name, value) in &self.vars {
-                if w.contains('$') {
-                    *w = w.replace(&format!("${{{name}}}"), value).replace(&format!("${name}"), value);
-                }
+                put(w, name, value);
             }
         };
-        put(&mut call.program);
-        call.args.iter_mut().for_each(put);
+        put_all(&mut call.program);
+        call.args.iter_mut().for_each(put_all);
         if let Some(dir) = &self.cwd
             && call.program != "cd"
         {
@@ -178,8 +182,7 @@ impl Set {
         {
             for (a, _) in assignments.iter().filter_map(word) {
                 if let Some((name, value)) = a.split_once('=') {
-                    self.vars.retain(|(n, _)| n != name);
-                    self.vars.push((name.to_string(), value.to_string()));
+                    self.set(name, value);
                 }
             }
         }
@@ -188,8 +191,7 @@ impl Set {
             && matches!(set.program.as_str(), "export" | "declare" | "typeset" | "local" | "readonly")
         {
             for (name, value) in set.args.iter().filter(|a| !a.starts_with('-')).filter_map(|a| a.split_once('=')) {
-                self.vars.retain(|(n, _)| n != name);
-                self.vars.push((name.to_string(), value.to_string()));
+                self.set(name, value);
             }
         }
         if let [cd] = calls
@@ -248,10 +250,7 @@ fn bind(call: &Call, args: &[String]) -> Call {
         }
         let mut w = w.clone();
         for n in (1..=9).rev() {
-            if w.contains('$') {
-                let value = args.get(n - 1).map_or("", String::as_str);
-                w = w.replace(&format!("${{{n}}}"), value).replace(&format!("${n}"), value);
-            }
+            put(&mut w, &n.to_string(), args.get(n - 1).map_or("", String::as_str));
         }
         words.push((w, quoted));
     }
@@ -262,6 +261,13 @@ fn bind(call: &Call, args: &[String]) -> Call {
     bound.program = words.remove(0).0;
     (bound.args, bound.quoted) = words.into_iter().unzip();
     bound
+}
+
+/// A variable's value put into a word, as `$NAME` and `${NAME}`.
+fn put(w: &mut String, name: &str, value: &str) {
+    if w.contains('$') {
+        *w = w.replace(&format!("${{{name}}}"), value).replace(&format!("${name}"), value);
+    }
 }
 
 /// Whether a function's body starts two copies of itself at once: in one pipe, or one sent to
