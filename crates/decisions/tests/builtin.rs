@@ -209,3 +209,18 @@ fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
         assert!(score(m.command(&c)) < 2.5, "{}...", &c[..30]);
     }
 }
+
+/// `model/unseen-tldr/` measures programs no labelled row names: every row is labelled, and a
+/// labelled row of one of its programs would make its figures stale, so that is caught here.
+#[test]
+fn the_long_tail_set_is_labelled_whole_and_names_no_labelled_program() {
+    let labelled = train::load(&root().join("model/labels")).expect("labelled rows");
+    let tail = train::load(&root().join("model/unseen-tldr")).expect("every row of model/unseen-tldr labelled");
+    assert_eq!(tail.len(), 1585);
+    let tools: std::collections::BTreeSet<&str> = labelled.iter().map(|e| e.tool.as_str()).collect();
+    let named: Vec<&str> =
+        tail.iter().filter(|e| tools.contains(e.tool.as_str())).map(|e| e.command.as_str()).collect();
+    assert!(named.is_empty(), "rows of model/unseen-tldr whose program model/labels names: {named:?}");
+    let commands: std::collections::BTreeSet<&str> = labelled.iter().map(|e| e.command.as_str()).collect();
+    assert!(tail.iter().all(|e| !commands.contains(e.command.as_str())));
+}
