@@ -204,6 +204,13 @@ fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
     let loops = format!("{}ls \"$a\"{}", "for a in 1 2 3 4 5 6 7 8; do ".repeat(12), "; done".repeat(12));
     let power =
         format!("a(){{ {} }}; b(){{ {} }}; c(){{ ls; }}; {}", "b;".repeat(64), "c;".repeat(64), "a;".repeat(5000));
+    // Braces that multiply: each word stops growing at a bound, and so does the call.
+    let braces = format!("touch {}", "{a,b,c,d}{e,f,g,h}{i,j,k,l} ".repeat(20_000));
+    let words = builtin::shell::analyse(&braces).calls.iter().map(|c| c.args.len()).sum::<usize>();
+    assert!(words <= 2 * 20_000 + 1024, "{words} words");
+    // A substitution printing a substitution printing ...: read to the parser's depth only.
+    let printed = format!("{}rm{} -rf ~", "$(echo ".repeat(500), ")".repeat(500));
+    assert!(builtin::shell::analyse(&printed).calls.len() <= 1_000);
     for c in [loops, power] {
         assert!(builtin::shell::analyse(&c).calls.len() <= 10_000, "{}...", &c[..30]);
         assert!(score(m.command(&c)) < 2.5, "{}...", &c[..30]);

@@ -140,11 +140,13 @@ const LOOP_VALUES: usize = 8;
 struct Set {
     vars: Vec<(String, String)>,
     cwd: Option<String>,
+    /// `docker context use NAME` ran earlier: the daemon later `docker` calls talk to.
+    docker_context: Option<String>,
 }
 
 impl Set {
     fn is_empty(&self) -> bool {
-        self.vars.is_empty() && self.cwd.is_none()
+        self.vars.is_empty() && self.cwd.is_none() && self.docker_context.is_none()
     }
 
     /// A variable's value from here on.
@@ -163,6 +165,18 @@ impl Set {
         };
         put_all(&mut call.program);
         call.args.iter_mut().for_each(put_all);
+        // `docker context use prod && docker compose up`: the later call runs on prod's daemon,
+        // unless it names its own (`--context`, `-H`).
+        if let Some(context) = &self.docker_context
+            && matches!(base(&call.program), "docker" | "docker-compose")
+        {
+            let args: Vec<(String, bool)> = call.args.iter().map(|a| (a.clone(), false)).collect();
+            let (options, _) = docker_options(&args);
+            let own = options.iter().any(|(flag, _)| matches!(*flag, "--context" | "-c" | "--host" | "-H"));
+            if !own && docker_elsewhere(&[("--context", context.as_str())]) {
+                call.remote = true;
+            }
+        }
         if let Some(dir) = &self.cwd
             && call.program != "cd"
         {
@@ -193,6 +207,14 @@ impl Set {
             for (name, value) in set.args.iter().filter(|a| !a.starts_with('-')).filter_map(|a| a.split_once('=')) {
                 self.set(name, value);
             }
+        }
+        if let [docker] = calls
+            && matches!(base(&docker.program), "docker" | "podman")
+            && let [context, used, name, ..] = docker.args.as_slice()
+            && context == "context"
+            && used == "use"
+        {
+            self.docker_context = Some(name.clone());
         }
         if let [cd] = calls
             && cd.program == "cd"
@@ -452,7 +474,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
             for value in values {
                 let before = out.len();
                 walk(body, &inside, out);
-                let one = Set { vars: vec![(var.clone(), value)], cwd: None };
+                let one = Set { vars: vec![(var.clone(), value)], ..Set::default() };
                 for call in &mut out[before..] {
                     one.apply(call);
                 }
@@ -566,7 +588,10 @@ fn is_shell(program: &str) -> bool {
 
 /// A simple command: its wrappers taken off, then one call (or the calls of the code it runs).
 fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
-    let mut parts: Vec<(String, bool)> = words.iter().filter_map(word).collect();
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    for (w, quoted) in words.iter().filter_map(word) {
+        expand(w, quoted, ctx, &mut parts);
+    }
     // Leading assignments the parser left among the words.
     let mut ctx = *ctx;
     while let Some((w, _)) = parts.first().filter(|(w, _)| is_assignment(w)) {
@@ -761,6 +786,81 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
 
 /// Where an `echo`'s or `printf`'s operands begin, after its own options (`echo -n`): what it
 /// prints, from there on, is data.
+/// The most words one word expands into (`{a,b}{c,d}...`), and the most words a call may have
+/// before its words are no longer expanded (a long list of braces stays its size).
+const EXPANSION_MAX: usize = 64;
+const EXPANDED_WORDS_MAX: usize = 1024;
+
+/// The words the shell makes of one unquoted word before it runs anything: a substitution whose
+/// output can be known is split into its words (`$(printf rm) -rf ~`, `` `echo rm` ``), and a
+/// brace expansion into its alternatives (`{rm,-rf,~}`, `~/{.ssh,.gnupg}`).
+fn expand(w: String, quoted: bool, ctx: &Context, out: &mut Vec<(String, bool)>) {
+    if quoted || out.len() >= EXPANDED_WORDS_MAX {
+        out.push((w, quoted));
+        return;
+    }
+    let code = match w.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
+        Some(inner) => format!("$({inner})"),
+        None => w.clone(),
+    };
+    if code.starts_with("$(")
+        && let Some(text) = printed_by(&code, ctx)
+    {
+        out.extend(text.split_whitespace().map(|t| (t.to_string(), false)));
+        return;
+    }
+    let mut words = vec![w];
+    while let Some(i) = words.iter().position(|w| brace(w).is_some()) {
+        let w = words.remove(i);
+        let Some((head, alternatives, tail)) = brace(&w) else { break };
+        if words.len() + alternatives.len() > EXPANSION_MAX {
+            words.insert(i, w);
+            break;
+        }
+        for (k, a) in alternatives.iter().enumerate() {
+            words.insert(i + k, format!("{head}{a}{tail}"));
+        }
+    }
+    out.extend(words.into_iter().map(|w| (w, false)));
+}
+
+/// The first brace expansion in a word: what comes before it, its alternatives (split at its
+/// own commas), what comes after. `${VAR}`, `{}` and a brace with no comma are not one.
+fn brace(w: &str) -> Option<(&str, Vec<&str>, &str)> {
+    let b = w.as_bytes();
+    let mut start = 0;
+    while let Some(open) = w[start..].find('{').map(|i| i + start) {
+        start = open + 1;
+        if open > 0 && b[open - 1] == b'$' {
+            continue;
+        }
+        let (mut depth, mut commas) = (0usize, Vec::new());
+        for (i, c) in w[open..].char_indices().map(|(i, c)| (i + open, c)) {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if commas.is_empty() {
+                            break;
+                        }
+                        let mut alternatives = Vec::new();
+                        let mut from = open + 1;
+                        for comma in commas.iter().chain(std::iter::once(&i)) {
+                            alternatives.push(&w[from..*comma]);
+                            from = comma + 1;
+                        }
+                        return Some((&w[..open], alternatives, &w[i + 1..]));
+                    }
+                }
+                ',' if depth == 1 => commas.push(i),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
 pub fn first_operand(args: &[String]) -> usize {
     args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(args.len())
 }
@@ -1219,6 +1319,26 @@ mod tests {
         assert_eq!(names("sh <<< 'rm -rf ~'"), ["rm"]);
         assert_eq!(names("printf '%s\\n' 'git push --force' | bash"), ["printf", "git"]);
         assert_eq!(names("busybox rm -rf ~"), ["rm"]);
+        // `docker context use` points later `docker` calls at that daemon.
+        let compose = analyse("docker context use prod && docker compose up -d");
+        assert!(compose.calls[1].remote);
+        assert!(!analyse("docker context use default && docker compose up -d").calls[1].remote);
+    }
+
+    #[test]
+    fn the_words_the_shell_makes_are_read() {
+        assert_eq!(programs("rm -rf ~/{.ssh,.gnupg}")[0].1, ["-rf", "~/.ssh", "~/.gnupg"]);
+        assert_eq!(programs("{rm,-rf,~}")[0], ("rm".into(), vec!["-rf".into(), "~".into()], false, false));
+        assert_eq!(programs("rm -rf {~,/tmp/x}")[0].1, ["-rf", "~", "/tmp/x"]);
+        assert_eq!(programs("$(printf rm) -rf ~")[1].0, "rm");
+        assert_eq!(programs("`echo rm` -rf ~")[1].0, "rm");
+        // Not expansions: a variable, find's `{}`, a brace with no comma, a quoted word.
+        assert_eq!(programs("rm -rf ${DIR}/{}")[0].1, ["-rf", "${DIR}/{}"]);
+        assert_eq!(programs("find . -exec rm {} +")[0].0, "rm");
+        assert_eq!(programs("echo '{rm,-rf,~}'")[0].1, ["{rm,-rf,~}"]);
+        // Braces in braces, and a bound on what one word becomes.
+        assert_eq!(programs("touch {a,b{1,2}}")[0].1, ["a", "b1", "b2"]);
+        assert!(programs(&format!("touch {}", "{a,b,c,d}".repeat(12)))[0].1.len() <= EXPANSION_MAX);
     }
 
     #[test]
