@@ -17,8 +17,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from builtin_show import denies, rows as show_rows
+
 ROOT = Path(__file__).resolve().parent.parent
-SHOW = re.compile(r"(\d) (\S+) \[(\S+) (\S+) (\S+) (\S+)\] (.*)")
 READS = re.compile(r"^(List|Show|Display|Print|View|Get|Check|Search|Find|Read|Count|Query|Describe|Inspect|"
                    r"Compare|Test|Validate|Preview|Verify|Dry|Simulate|Calculate|Look)|dry.run|simulat|preview",
                    re.I)
@@ -56,14 +57,13 @@ def main():
                              env={**os.environ, "SHIPPED": "1", "SHOW": "1"}).stdout
     finally:
         os.unlink(f.name)
-    shown = [m for m in map(SHOW.match, out.splitlines()) if m]
+    shown = show_rows(out.splitlines())
     if len(shown) != len(rows):
         sys.exit(f"{len(shown)} SHOW lines for {len(rows)} commands")
     bar = shipped_act()
     denied = []
-    for (source, about, command), m in zip(rows, shown):
-        p = [float(m.group(i)) for i in range(3, 7)]
-        if sum(k * x for k, x in enumerate(p)) >= 2.5 and (4 * max(p) - 1) / 3 >= bar:
+    for (source, about, command), (_, p, _) in zip(rows, shown):
+        if denies(p, bar):
             denied.append((source, about, command, p))
     look = [d for d in denied if READS.search(d[1])]
     print(f"{len(rows)} commands, {len(denied)} denied at the act bar {bar}; "

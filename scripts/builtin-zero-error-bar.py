@@ -6,32 +6,20 @@ how many level 3 commands the hook would deny just above it. Reads `builtin_eval
 
     SHOW=1 cargo run --release -p decisions --example builtin_eval [FILE] | python3 scripts/builtin-zero-error-bar.py
 """
-import re
 import sys
 
-LINE = re.compile(r"(\d) (\S+) \[(\S+) (\S+) (\S+) (\S+)\] (.*)")
+from builtin_show import certainty, denies, rows as show_rows, score
 
 
 def main():
-    rows = []
-    for line in sys.stdin:
-        m = LINE.match(line)
-        if m:
-            rows.append((int(m.group(1)), [float(x) for x in m.groups()[2:6]], m.group(7)))
+    rows = show_rows(sys.stdin)
     if not rows:
         sys.exit("no SHOW lines on stdin: run builtin_eval with SHOW=1")
-
-    def certainty(p):
-        return (4 * max(p) - 1) / 3
-
-    def score(p):
-        return sum(k * x for k, x in enumerate(p))
-
     wrong = sorted(((round(certainty(p), 3), label, c) for label, p, c in rows if score(p) >= 2.5 and label < 3),
                    reverse=True)
     bar = wrong[0][0] + 0.001 if wrong else 0.0
     top = [p for label, p, _ in rows if label == 3]
-    caught = sum(1 for p in top if score(p) >= 2.5 and certainty(p) >= bar)
+    caught = sum(1 for p in top if denies(p, bar))
     for c, label, command in wrong[:3]:
         print(f"wrong denial at certainty {c:.3f}: level {label}, {command}")
     print(f"zero-error bar {bar:.3f}: level 3 caught {caught} of {len(top)} ({100 * caught / max(1, len(top)):.1f}%)")
