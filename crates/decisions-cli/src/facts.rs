@@ -152,6 +152,12 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
             let file = format!("{catalog}.json");
             let found = catalogs.iter().find(|(n, _)| *n == file);
             let status = match (found, name) {
+                // The model inside the binary answers the hook's question only: any other
+                // consumer would get `unsupported` every time and keep to its own rules.
+                (_, "route" | "review" | "triage") if provider == decisions::builtin::NAME => Err(format!(
+                    "{} answers only the hook's question (\"destructive\"), so {name} would keep to its own rules; a provider such as jev or local answers both (decisions install --provider jev)",
+                    decisions::builtin::NAME
+                )),
                 (Some((_, Ok(_))), _) => Ok(format!("{file}, valid for \"{}\"", provider)),
                 (Some((_, Err(e))), _) => Err(format!("{file}: {e}")),
                 (None, "triage") => shipped_status(catalog, against.as_ref()),

@@ -433,6 +433,17 @@ fn with_no_provider_chosen_the_hook_is_wired_to_the_model_inside_the_binary() {
     let d = run(&s, &["doctor"], &[]);
     assert_eq!(d.code, 0, "{}", d.stdout);
     assert!(d.stdout.contains("ready: builtin can be asked by the hook (claude-code)"), "{}", d.stdout);
+    // builtin answers the hook's question only: doctor says so of every other consumer, and a
+    // routing.json wired beside it is not ready, rather than counted as asking builtin.
+    assert!(
+        d.stdout.contains("triage: not set up: builtin answers only the hook's question (\"destructive\")"),
+        "{}",
+        d.stdout
+    );
+    run(&s, &["install", "--catalogs", "routing"], &[]);
+    let d = run(&s, &["doctor"], &[]);
+    assert_eq!(d.code, 1, "{}", d.stdout);
+    assert!(d.stdout.contains("not ready: route cannot ask: builtin answers only the hook's question"), "{}", d.stdout);
     let v = run(&s, &["hook", "test", "rm -rf ~", "--json"], &[]).json();
     assert_eq!(v["provider"], "builtin");
     assert!(v["score"].as_f64().is_some_and(|x| x > 2.5), "{v}");
