@@ -65,7 +65,10 @@ fn report_all(entries: &[Vec<Entry>]) -> Vec<CalibrationReport> {
         .into_iter()
         .filter(|(_, samples)| !samples.is_empty())
         .map(|((provider, question), samples)| {
-            let samples: Vec<(f64, bool)> = samples.into_iter().map(|(c, ok)| (c.clamp(0.0, 1.0), ok)).collect();
+            let mut samples: Vec<(f64, bool)> = samples.into_iter().map(|(c, ok)| (c.clamp(0.0, 1.0), ok)).collect();
+            // Summed in one order whatever order the ledger's rows were written in (eval
+            // records as its answers arrive), so the same decisions give the same bytes.
+            samples.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let n = samples.len() as f64;
             let y = |ok: bool| if ok { 1.0 } else { 0.0 };
             let mut sums = [(0usize, 0.0f64, 0.0f64); BINS];
@@ -247,6 +250,18 @@ mod tests {
         assert_eq!(r.bins.len(), 2);
         let ece = 0.5 * (0.5f64 - 0.95).abs() + 0.5 * (1.0f64 - 0.25).abs();
         assert!((r.ece - ece).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_same_decisions_in_another_order_give_the_same_diagram() {
+        // eval records its decisions as the answers arrive; the diagram must not move with that.
+        let certainties = [0.423796, 0.454423, 0.436996, 0.460392, 0.462572, 0.406553, 0.401317];
+        let rows: Vec<Row> = certainties.iter().enumerate().flat_map(|(i, c)| pair(i, *c, i % 2 == 0)).collect();
+        let mut reversed: Vec<Vec<Row>> = rows.chunks(2).map(<[Row]>::to_vec).collect();
+        reversed.reverse();
+        let reversed: Vec<Row> = reversed.concat();
+        let once = reliability_svg(&calibration_report(&rows));
+        assert_eq!(once, reliability_svg(&calibration_report(&reversed)));
     }
 
     #[test]
