@@ -104,9 +104,11 @@ pub fn of(call: &Call) -> Vec<String> {
                 f.push(format!("w={w}"));
             }
         }
-        // A statement handed to a database client or an API is what it does.
+        // A statement handed to a database client or an API is what it does; an SQL comment in
+        // it is not (`SELECT 1; -- DROP TABLE users`).
         if quoted && !data && !rolled_back && a.len() < 2000 {
-            for w in words(a).into_iter().take(12) {
+            let code = if SQL_CLIENTS.contains(&tool.as_str()) { sql_code(a) } else { a.clone() };
+            for w in words(&code).into_iter().take(12) {
                 f.push(format!("q={w}"));
                 f.push(t(&format!("q={w}")));
             }
@@ -631,6 +633,18 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
         "cockroach",
     ];
     if DB.contains(&tool) {
+        // What an SQL client runs: its statements without their comments.
+        let text = if SQL_CLIENTS.contains(&tool) {
+            let mut code: Vec<String> = args
+                .iter()
+                .zip(&call.quoted)
+                .map(|(a, q)| if *q { sql_code(a) } else { a.clone() }.to_ascii_lowercase())
+                .collect();
+            code.extend(call.stdin_text.iter().map(|fed| sql_code(fed).to_ascii_lowercase()));
+            code.join(" ")
+        } else {
+            text.clone()
+        };
         let remote_db = args
             .iter()
             .position(|a| a == "-h" || a == "--host")
@@ -714,6 +728,38 @@ fn own_args(call: &Call, tool: &str) -> usize {
         }
         _ => call.args.len(),
     }
+}
+
+/// Database clients whose statements are SQL, with SQL's comments.
+const SQL_CLIENTS: [&str; 9] =
+    ["psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "cqlsh", "sqlcmd", "duckdb", "cockroach"];
+
+/// SQL with its comments taken out: `--` to the end of the line and `/* ... */`, outside string
+/// literals (`SELECT '--'; DROP TABLE t` still drops).
+fn sql_code(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => in_string = !in_string,
+            '-' if !in_string && chars.peek() == Some(&'-') => {
+                chars.by_ref().find(|x| *x == '\n');
+                out.push('\n');
+                continue;
+            }
+            '/' if !in_string && chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                chars.by_ref().find(|x| std::mem::replace(&mut last, *x) == '*' && *x == '/');
+                out.push(' ');
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A transaction rolled back where the server rolls back a `DROP` too (PostgreSQL, SQLite,
@@ -968,6 +1014,13 @@ mod tests {
         let f = features("redis-cli ECHO \"FLUSHALL\"");
         assert!(!f.iter().any(|x| x.contains("flushall") || x.starts_with("R=db_")), "{f:?}");
         assert!(features("valkey-cli -h cache.example.com FLUSHALL").contains(&"R=db_destroy_remote".into()));
+        // A statement in an SQL comment is not run; one after a string holding `--` is.
+        let f = features("psql -h db.example.com shop -c 'SELECT 1; -- DROP TABLE users'");
+        assert!(f.contains(&"R=db_read".into()) && !f.iter().any(|x| x.contains("drop")), "{f:?}");
+        let f = features("psql -c '/* DROP TABLE users */ SELECT count(*) FROM users'");
+        assert!(!f.iter().any(|x| x.contains("drop")), "{f:?}");
+        assert!(features("psql -c \"SELECT '--'; DROP TABLE users\"").contains(&"R=db_destroy".into()));
+        assert!(features("psql -c \"SELECT '/*'; DROP TABLE users\"").contains(&"R=db_destroy".into()));
         // A transaction rolled back changes nothing where the server rolls back a DROP too.
         let f = features("psql -d app_dev -c \"BEGIN; DROP TABLE import_staging; ROLLBACK;\"");
         assert!(f.contains(&"R=db_read".into()) && !f.iter().any(|x| x.contains("drop")), "{f:?}");
