@@ -677,6 +677,15 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         return;
     }
+    // `salt TARGET cmd.run 'CMD'`: the command, on every minion the target names.
+    if matches!(name.as_str(), "salt" | "salt-ssh")
+        && let Some(f) =
+            args.iter().position(|(a, _)| matches!(a.as_str(), "cmd.run" | "cmd.shell" | "cmd.exec_code_all"))
+        && let Some((code, _)) = args.get(f + 1)
+        && parse_into(code, &Context { remote: true, ..inner }, out)
+    {
+        return;
+    }
     if name == "ansible" {
         let module = args.iter().position(|(a, _)| a == "-m" || a == "--module-name").and_then(|i| args.get(i + 1));
         if matches!(module.map(|(m, _)| m.as_str()), None | Some("shell" | "command" | "raw"))
@@ -1062,6 +1071,32 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             "nohup" | "time" | "command" | "builtin" | "exec" | "caffeinate" | "unbuffer" | "chronic" | "setsid"
             | "noglob" | "nocorrect" | "exec-with" | "busybox" => &[],
             "npx" | "bunx" | "pnpx" => &["-p", "--package"],
+            // `systemd-run [--on-active=10m] CMD`: the command, now or on a timer.
+            "systemd-run" => &[
+                "-u",
+                "--unit",
+                "-p",
+                "--property",
+                "-E",
+                "--setenv",
+                "--uid",
+                "--gid",
+                "--nice",
+                "--working-directory",
+                "--description",
+                "--slice",
+                "--on-active",
+                "--on-boot",
+                "--on-startup",
+                "--on-unit-active",
+                "--on-unit-inactive",
+                "--on-calendar",
+                "--timer-property",
+                "-M",
+                "--machine",
+                "-H",
+                "--host",
+            ],
             _ => return,
         };
         if head == "command" && parts.iter().skip(1).any(|(a, _)| a == "-v" || a == "-V") {
@@ -1070,6 +1105,12 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
         match head.as_str() {
             "sudo" | "doas" => ctx.elevated = true,
             "xargs" => *xargs = true,
+            // On another machine's systemd (`-H user@host`, `-M container`), rule 4's.
+            "systemd-run" => {
+                ctx.remote |= parts.iter().take_while(|(a, _)| a != "--").any(|(a, _)| {
+                    matches!(a.as_str(), "-H" | "--host") || a.starts_with("--host=") || a.starts_with("-H")
+                });
+            }
             _ => {}
         }
         parts.remove(0);
@@ -1319,6 +1360,16 @@ mod tests {
         assert_eq!(names("sh <<< 'rm -rf ~'"), ["rm"]);
         assert_eq!(names("printf '%s\\n' 'git push --force' | bash"), ["printf", "git"]);
         assert_eq!(names("busybox rm -rf ~"), ["rm"]);
+        assert_eq!(
+            programs("sudo systemd-run --on-active=10m /sbin/reboot")[0],
+            ("/sbin/reboot".into(), vec![], false, true)
+        );
+        assert_eq!(programs("systemd-run --on-active 10m --unit later reboot")[0].0, "reboot");
+        assert!(programs("systemd-run -H admin@web1 systemctl restart nginx")[0].2);
+        assert_eq!(
+            programs("salt '*' cmd.run 'rm -rf /tmp/cache/*'")[0],
+            ("rm".into(), vec!["-rf".into(), "/tmp/cache/*".into()], true, false)
+        );
         // `docker context use` points later `docker` calls at that daemon.
         let compose = analyse("docker context use prod && docker compose up -d");
         assert!(compose.calls[1].remote);
