@@ -349,7 +349,14 @@ struct Context {
     /// Inside a loop whose body is read once for each of its words: a loop inside it is read
     /// once, so nested loops cost no more than one.
     in_loop: bool,
+    /// How many substitutions' output is being read around this one: `$(echo $(echo ...))`
+    /// is read [`PRINTED_DEEP`] deep, since each level reads its text again.
+    printing: usize,
 }
+
+/// How deep substitutions inside substitutions are read for what they print: one, so
+/// `$(printf rm) -rf ~` is `rm -rf ~` and a printed substitution inside it stays a word.
+const PRINTED_DEEP: usize = 1;
 
 /// Parse a text as shell code and add its calls; false when it does not parse.
 fn parse_into(code: &str, ctx: &Context, out: &mut Out) -> bool {
@@ -897,9 +904,12 @@ fn prints(call: &Call, carried: Option<String>) -> Option<String> {
 /// The text a `$(...)` prints, when it is a pipe of an `echo` and decoders
 /// (`bash -c "$(echo B64 | base64 -d)"`).
 fn printed_by(code: &str, ctx: &Context) -> Option<String> {
+    if ctx.printing >= PRINTED_DEEP {
+        return None;
+    }
     let inner = code.trim().strip_prefix("$(")?.strip_suffix(')')?;
     let mut calls = Out::default();
-    if !parse_into(inner, &Context { depth: ctx.depth + 1, ..*ctx }, &mut calls) {
+    if !parse_into(inner, &Context { depth: ctx.depth + 1, printing: ctx.printing + 1, ..*ctx }, &mut calls) {
         return None;
     }
     calls.iter().try_fold(None, |text, c| prints(c, text).map(Some)).flatten()
