@@ -99,8 +99,9 @@ def kind_of(command):
 
 def main():
     first, destructive, others = (int(a) for a in sys.argv[1:4])
-    labelled = {json.loads(l)["tool"] for l in (ROOT / "model/labels/commands.jsonl").open()}
-    known = {json.loads(l)["command"] for l in (ROOT / "model/labels/commands.jsonl").open()}
+    rows = [json.loads(l) for l in (ROOT / "model/labels/commands.jsonl").open()]
+    labelled = {r["tool"] for r in rows}
+    known = {r["command"] for r in rows}
     pages = {}
     for line in (ROOT / "model/data/tldr-examples.jsonl").open():
         r = json.loads(line)

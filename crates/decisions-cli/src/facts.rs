@@ -154,7 +154,7 @@ pub fn gather(leo_dir: Option<PathBuf>) -> Facts {
             let status = match (found, name) {
                 // The model inside the binary answers the hook's question only: any other
                 // consumer would get `unsupported` every time and keep to its own rules.
-                (_, "route" | "review" | "triage") if provider == decisions::builtin::NAME => Err(format!(
+                _ if name != "hook" && provider == decisions::builtin::NAME => Err(format!(
                     "{} answers only the hook's question (\"destructive\"), so {name} would keep to its own rules; a provider such as jev or local answers both (decisions install --provider jev)",
                     decisions::builtin::NAME
                 )),

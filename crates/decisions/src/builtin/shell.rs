@@ -800,8 +800,6 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     out[at].stdin_text = heredoc.map(|h| crate::secret::clip(&h, STDIN_MAX));
 }
 
-/// Where an `echo`'s or `printf`'s operands begin, after its own options (`echo -n`): what it
-/// prints, from there on, is data.
 /// The most words one word expands into (`{a,b}{c,d}...`), and the most words a call may have
 /// before its words are no longer expanded (a long list of braces stays its size).
 const EXPANSION_MAX: usize = 64;
@@ -815,27 +813,29 @@ fn expand(w: String, quoted: bool, ctx: &Context, out: &mut Vec<(String, bool)>)
         out.push((w, quoted));
         return;
     }
-    let code = match w.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
-        Some(inner) => format!("$({inner})"),
-        None => w.clone(),
-    };
-    if code.starts_with("$(")
-        && let Some(text) = printed_by(&code, ctx)
-    {
-        out.extend(text.split_whitespace().map(|t| (t.to_string(), false)));
-        return;
+    let backticked = w.strip_prefix('`').and_then(|r| r.strip_suffix('`'));
+    if backticked.is_some() || w.starts_with("$(") {
+        let code = backticked.map_or_else(|| w.clone(), |inner| format!("$({inner})"));
+        if let Some(text) = printed_by(&code, ctx) {
+            out.extend(text.split_whitespace().map(|t| (t.to_string(), false)));
+            return;
+        }
     }
+    // Each word in turn, replaced by its alternatives while they fit; those are read again.
     let mut words = vec![w];
-    while let Some(i) = words.iter().position(|w| brace(w).is_some()) {
-        let w = words.remove(i);
-        let Some((head, alternatives, tail)) = brace(&w) else { break };
-        if words.len() + alternatives.len() > EXPANSION_MAX {
-            words.insert(i, w);
-            break;
-        }
-        for (k, a) in alternatives.iter().enumerate() {
-            words.insert(i + k, format!("{head}{a}{tail}"));
-        }
+    let mut i = 0;
+    while i < words.len() {
+        let made: Vec<String> = match brace(&words[i]) {
+            None => {
+                i += 1;
+                continue;
+            }
+            Some((head, alternatives, tail)) if words.len() - 1 + alternatives.len() <= EXPANSION_MAX => {
+                alternatives.iter().map(|a| format!("{head}{a}{tail}")).collect()
+            }
+            Some(_) => break,
+        };
+        words.splice(i..=i, made);
     }
     out.extend(words.into_iter().map(|w| (w, false)));
 }
@@ -877,6 +877,8 @@ fn brace(w: &str) -> Option<(&str, Vec<&str>, &str)> {
     None
 }
 
+/// Where an `echo`'s or `printf`'s operands begin, after its own options (`echo -n`): what it
+/// prints, from there on, is data.
 pub fn first_operand(args: &[String]) -> usize {
     args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(args.len())
 }
@@ -1115,11 +1117,12 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
         match head.as_str() {
             "sudo" | "doas" => ctx.elevated = true,
             "xargs" => *xargs = true,
-            // On another machine's systemd (`-H user@host`, `-M container`), rule 4's.
+            // On another machine's systemd (`-H user@host`, `--host=...`), rule 4's.
             "systemd-run" => {
-                ctx.remote |= parts.iter().take_while(|(a, _)| a != "--").any(|(a, _)| {
-                    matches!(a.as_str(), "-H" | "--host") || a.starts_with("--host=") || a.starts_with("-H")
-                });
+                ctx.remote |= parts
+                    .iter()
+                    .take_while(|(a, _)| a != "--")
+                    .any(|(a, _)| a.starts_with("-H") || a.starts_with("--host"));
             }
             _ => {}
         }
