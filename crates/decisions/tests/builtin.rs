@@ -223,6 +223,33 @@ fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
     }
 }
 
+/// A rule fact's weights are its own: every fact the labelled rows and the evaluation sets give
+/// has a bucket no other feature of theirs, and no other fact, shares (a flag of `trayer` once
+/// took on `R=send`'s, and was denied).
+#[test]
+fn no_feature_shares_a_bucket_with_a_rule_fact() {
+    use decisions::builtin::{features, shell};
+    let mut facts: std::collections::BTreeMap<usize, String> = Default::default();
+    let mut others = std::collections::BTreeSet::new();
+    for dir in ["model/labels", "model/fresh", "model/fresh-sessions", "model/fresh-3", "model/unseen-tldr"] {
+        for e in train::load(&root().join(dir)).expect("rows") {
+            for call in &shell::analyse(&e.command).calls {
+                for f in features::of(call) {
+                    let b = features::bucket(&f);
+                    if !f.starts_with("R=") {
+                        others.insert((b, f));
+                    } else if let Some(other) = facts.insert(b, f.clone()).filter(|o| *o != f) {
+                        panic!("{f} and {other} share bucket {b}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(facts.len() > 80, "{} facts", facts.len());
+    let shared: Vec<_> = others.iter().filter(|(b, _)| facts.contains_key(b)).collect();
+    assert!(shared.is_empty(), "features in a rule fact's bucket: {shared:?}");
+}
+
 /// `model/unseen-tldr/` measures programs no labelled row names: every row is labelled, and a
 /// labelled row of one of its programs would make its figures stale, so that is caught here.
 #[test]

@@ -99,11 +99,6 @@ pub fn of(call: &Call) -> Vec<String> {
         if let Some(s) = subs.first() {
             f.push(format!("t={tool}|s={s}|p={class}"));
         }
-        if !data && !quoted {
-            for w in words(a).into_iter().take(8) {
-                f.push(format!("w={w}"));
-            }
-        }
         // A statement handed to a database client or an API is what it does; an SQL comment in
         // it is not (`SELECT 1; -- DROP TABLE users`).
         if quoted && !data && !rolled_back && a.len() < 2000 {
@@ -812,12 +807,14 @@ fn script(call: &Call, program: &str, tool: &str) -> Option<String> {
     }
 }
 
-/// The bucket of the feature that names a call's program (`t=rm`), none for a script: whether
-/// the model has seen it decides how sure it may be of the call.
-pub fn program(call: &Call) -> Option<usize> {
+/// A call's program, as the key the model lists the programs its rows named by (32 bits of the
+/// hash of `t=rm`), none for a script: whether the model has seen it decides how sure it may be
+/// of the call. A key, not a bucket: a bucket some other feature reached would say a program no
+/// row named was seen.
+pub fn program(call: &Call) -> Option<u32> {
     let program = call.program.to_ascii_lowercase();
     let tool = base(&program);
-    script(call, &program, tool).is_none().then(|| bucket(&format!("t={tool}")))
+    script(call, &program, tool).is_none().then(|| (fnv1a(format!("t={tool}").as_bytes()) >> 32) as u32)
 }
 
 fn looks_like_script(a: &str) -> bool {
@@ -937,9 +934,22 @@ pub fn part(key: &str) -> usize {
     (fnv1a(key.as_bytes()) % (1 << 16)) as usize
 }
 
-/// FNV-1a, 64 bits: a feature's bucket.
+/// How many buckets, at the top, the rule facts (`R=`) have to themselves. Training barely
+/// regularises a fact, so its weights are large: a word or flag sharing its bucket took them on
+/// (`trayer --widthtype` was denied for `R=send`'s, `systemd-repart --root /` for
+/// `R=db_destroy`'s), and pulled the fact's weights towards what it does. No other feature can
+/// land here, and the facts the rows have do not share a bucket (a test holds both).
+pub const RULE_BUCKETS: usize = 1 << 13;
+
+/// A feature's bucket, by FNV-1a: a rule fact's among the top [`RULE_BUCKETS`], any other's
+/// below them.
 pub fn bucket(feature: &str) -> usize {
-    (fnv1a(feature.as_bytes()) % BUCKETS as u64) as usize
+    let h = fnv1a(feature.as_bytes());
+    if feature.starts_with("R=") {
+        BUCKETS - RULE_BUCKETS + (h % RULE_BUCKETS as u64) as usize
+    } else {
+        (h % (BUCKETS - RULE_BUCKETS) as u64) as usize
+    }
 }
 
 /// FNV-1a, 64 bits, of bytes: a feature's bucket, and a model's name from its weights.
@@ -1175,9 +1185,11 @@ mod tests {
     #[test]
     fn a_call_names_its_program_unless_it_runs_a_script() {
         let call = |c: &str| analyse(c).calls.into_iter().next().expect("a call");
-        assert_eq!(program(&call("sudo rm -rf /tmp/x")), Some(bucket("t=rm")));
-        assert_eq!(program(&call("/usr/bin/git status")), Some(bucket("t=git")));
-        assert_eq!(program(&call("sudo /sbin/shutdown -h +1 'maintenance window'")), Some(bucket("t=shutdown")));
+        let key = |p: &str| program(&call(p));
+        assert_eq!(key("sudo rm -rf /tmp/x"), key("rm x"));
+        assert_ne!(key("rm x"), key("rmdir x"));
+        assert_eq!(key("/usr/bin/git status"), key("git log"));
+        assert_eq!(key("sudo /sbin/shutdown -h +1 'maintenance window'"), key("shutdown now"));
         assert!(features("sudo /sbin/shutdown -h now").contains(&"R=power".into()));
         assert_eq!(program(&call("./scripts/cleanup.sh --all")), None);
         assert_eq!(program(&call("bash scripts/deploy.sh")), None);

@@ -85,34 +85,41 @@ pub struct Temperatures {
     pub unseen: f64,
 }
 
-/// A model: its temperatures, the buckets some feature reached (sorted), and the weights of each.
-/// Read in place from the embedded bytes: nothing is loaded or copied.
+/// A model: its temperatures, the buckets some feature reached (sorted), the weights of each,
+/// and the programs its rows named (sorted). Read in place from the embedded bytes: nothing is
+/// loaded or copied.
 #[derive(Debug, Clone, Copy)]
 pub struct Model<'a> {
     /// What the logits are divided by.
     pub temperatures: Temperatures,
     buckets: &'a [u8],
     weights: &'a [u8],
+    programs: &'a [u8],
 }
 
 impl<'a> Model<'a> {
     /// A model that knows nothing: every distribution uniform.
     pub const EMPTY: Model<'static> =
-        Model { temperatures: Temperatures { seen: 1.0, unseen: 1.0 }, buckets: &[], weights: &[] };
+        Model { temperatures: Temperatures { seen: 1.0, unseen: 1.0 }, buckets: &[], weights: &[], programs: &[] };
 
     /// A model from the bytes `train` writes: the two temperatures (f64, seen then unseen), the
-    /// number of rows (u32), each row's bucket (u16, ascending), then each row's [`LEVELS`] f32
-    /// weights; little-endian. None when they are not that shape.
+    /// number of rows (u32), each row's bucket (u16, ascending), each row's [`LEVELS`] f32
+    /// weights, then the number of programs (u32) and each program's key (u32, ascending);
+    /// little-endian. None when they are not that shape.
     pub fn from_bytes(bytes: &'a [u8]) -> Option<Model<'a>> {
         let float = |at: usize| -> Option<f64> {
             let t = f64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?);
             (t.is_finite() && t > 0.0).then_some(t)
         };
+        let count =
+            |at: usize| -> Option<usize> { Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize) };
         let temperatures = Temperatures { seen: float(0)?, unseen: float(8)? };
-        let rows = u32::from_le_bytes(bytes.get(16..20)?.try_into().ok()?) as usize;
+        let rows = count(16)?;
         let buckets = bytes.get(20..20 + rows * 2)?;
-        let weights = bytes.get(20 + rows * 2..)?;
-        (weights.len() == rows * LEVELS * 4).then_some(Model { temperatures, buckets, weights })
+        let at = 20 + rows * 2 + rows * LEVELS * 4;
+        let weights = bytes.get(20 + rows * 2..at)?;
+        let programs = bytes.get(at + 4..)?;
+        (programs.len() == count(at)? * 4).then_some(Model { temperatures, buckets, weights, programs })
     }
 
     /// The row of a bucket some feature reached, by binary search; none for any other.
@@ -134,10 +141,11 @@ impl<'a> Model<'a> {
         std::array::from_fn(|k| self.weight(b, k))
     }
 
-    /// Whether some labelled row named the program of a call whose program feature is this
-    /// bucket ([`features::program`]); a script is judged by its name, which it has learned.
-    pub fn has_seen(&self, program: Option<usize>) -> bool {
-        program.is_none_or(|b| self.row(b).is_some())
+    /// Whether some labelled row named the program of a call ([`features::program`]); a script
+    /// is judged by its name, which it has learned.
+    pub fn has_seen(&self, program: Option<u32>) -> bool {
+        let (keys, _) = self.programs.as_chunks::<4>();
+        program.is_none_or(|p| keys.binary_search_by_key(&p, |k| u32::from_le_bytes(*k)).is_ok())
     }
 
     /// One call's distribution over the levels, from its buckets and whether its program was

@@ -59,8 +59,8 @@ pub struct Example {
     pub unsure: bool,
     /// Each call's buckets.
     pub calls: Vec<Vec<usize>>,
-    /// Each call's program feature ([`super::features::program`]).
-    pub programs: Vec<Option<usize>>,
+    /// Each call's program ([`super::features::program`]).
+    pub programs: Vec<Option<u32>>,
     /// Each call's buckets without the features that name its program.
     pub generic: Vec<Vec<usize>>,
     /// The buckets of its rule facts.
@@ -126,7 +126,7 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
 pub fn example(id: u64, command: String, tool: String, level: usize, unsure: bool) -> Example {
     let program = analyse(&command);
     let mut calls: Vec<Vec<usize>> = program.calls.iter().map(buckets).collect();
-    let mut programs: Vec<Option<usize>> = program.calls.iter().map(super::features::program).collect();
+    let mut programs: Vec<Option<u32>> = program.calls.iter().map(super::features::program).collect();
     let mut generic: Vec<Vec<usize>> = program.calls.iter().map(generic_buckets).collect();
     let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
     let mut elsewhere: Vec<bool> = program.calls.iter().map(super::shell::Call::elsewhere).collect();
@@ -156,10 +156,17 @@ pub fn split(examples: &[Example]) -> (Vec<Example>, Vec<Example>) {
     examples.iter().cloned().partition(|e| !held_out(&e.tool))
 }
 
-/// Weights: [`BUCKETS`] rows of [`LEVELS`].
-pub type Weights = Vec<f64>;
+/// A fitted model: [`BUCKETS`] rows of [`LEVELS`] weights, and the programs the rows it was
+/// fitted on name ([`super::features::program`], sorted).
+#[derive(Debug, Clone)]
+pub struct Weights {
+    /// The weights, bucket by bucket.
+    pub w: Vec<f64>,
+    /// The programs some fitted row named.
+    pub seen: Vec<u32>,
+}
 
-fn logits(w: &Weights, call: &[usize], temperature: f64) -> [f64; LEVELS] {
+fn logits(w: &[f64], call: &[usize], temperature: f64) -> [f64; LEVELS] {
     let mut z = [0.0; LEVELS];
     for &b in call {
         for (k, zk) in z.iter_mut().enumerate() {
@@ -169,10 +176,10 @@ fn logits(w: &Weights, call: &[usize], temperature: f64) -> [f64; LEVELS] {
     z.map(|x| x / temperature)
 }
 
-/// Whether weights have seen a program, as [`super::Model::has_seen`] reads the bytes they
-/// encode to: some weight of its bucket is not zero.
-fn has_seen(w: &Weights, program: Option<usize>) -> bool {
-    program.is_none_or(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| *x != 0.0))
+/// Whether some row the weights were fitted on named a program, as [`super::Model::has_seen`]
+/// reads it from the bytes they encode to.
+fn has_seen(w: &Weights, program: Option<u32>) -> bool {
+    program.is_none_or(|p| w.seen.binary_search(&p).is_ok())
 }
 
 /// The distribution of one example under weights, as the embedded model gives it.
@@ -182,7 +189,7 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
         .iter()
         .zip(&e.programs)
         .zip(&e.elsewhere)
-        .map(|((c, p), r)| super::placed(softmax(logits(w, c, if has_seen(w, *p) { t.seen } else { t.unseen })), *r))
+        .map(|((c, p), r)| super::placed(softmax(logits(&w.w, c, if has_seen(w, *p) { t.seen } else { t.unseen })), *r))
         .collect();
     super::highest(&super::most_destructive(ps))
 }
@@ -190,7 +197,7 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
 /// The calls a command's distribution is made of, as [`super::most_destructive`] picks them:
 /// their indices. Up to [`super::CALLS_COMBINED`] calls are all picked, in order, with no need
 /// to score them first (most rows are one call).
-fn combined(w: &Weights, calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize> {
+fn combined(w: &[f64], calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize> {
     if calls.len() <= super::CALLS_COMBINED {
         return (0..calls.len()).collect();
     }
@@ -201,7 +208,7 @@ fn combined(w: &Weights, calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize>
 
 /// The loss of one example and its gradient with respect to each call's logits.
 fn loss_and_grad(
-    w: &Weights,
+    w: &[f64],
     calls: &[&Vec<usize>],
     elsewhere: &[bool],
     target: &[f64; LEVELS],
@@ -309,7 +316,10 @@ pub fn fit_with(examples: &[Example], params: &Params) -> Weights {
             }
         }
     }
-    w
+    let mut seen: Vec<u32> = examples.iter().flat_map(|e| e.programs.iter().flatten().copied()).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    Weights { w, seen }
 }
 
 /// The total negative log-likelihood of the labels under weights at temperatures.
@@ -374,12 +384,13 @@ pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatu
 }
 
 /// The bytes the binary embeds ([`super::Model::from_bytes`]): only the buckets some feature
-/// reached have a row, listed in order.
-pub fn encode(w: &Weights, t: Temperatures) -> Vec<u8> {
+/// reached have a row, listed in order; then the programs the rows named.
+pub fn encode(weights: &Weights, t: Temperatures) -> Vec<u8> {
     // A bucket is written as a u16.
     const _: () = assert!(BUCKETS <= 1 << 16);
+    let w = &weights.w;
     let used: Vec<usize> = (0..BUCKETS).filter(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| *x != 0.0)).collect();
-    let mut out = Vec::with_capacity(20 + used.len() * (2 + LEVELS * 4));
+    let mut out = Vec::with_capacity(24 + used.len() * (2 + LEVELS * 4) + weights.seen.len() * 4);
     out.extend_from_slice(&t.seen.to_le_bytes());
     out.extend_from_slice(&t.unseen.to_le_bytes());
     out.extend_from_slice(&(used.len() as u32).to_le_bytes());
@@ -390,6 +401,10 @@ pub fn encode(w: &Weights, t: Temperatures) -> Vec<u8> {
         for k in 0..LEVELS {
             out.extend_from_slice(&(w[b * LEVELS + k] as f32).to_le_bytes());
         }
+    }
+    out.extend_from_slice(&(weights.seen.len() as u32).to_le_bytes());
+    for p in &weights.seen {
+        out.extend_from_slice(&p.to_le_bytes());
     }
     out
 }
