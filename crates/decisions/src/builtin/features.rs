@@ -714,13 +714,16 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
 /// How many of a call's arguments are its own, not data. What `echo` and `printf` print is data
 /// from their first operand on, quoted or not: in `echo git push --force`, `--force` is no flag
 /// and `git` no subcommand (their own options come first, `echo -n`). What redis's `ECHO`
-/// echoes is data too: `redis-cli ECHO "FLUSHALL"` flushes nothing.
+/// echoes, and the commands its `COMMAND` (`COMMAND DOCS FLUSHALL`) and `redis-cli`'s `HELP`
+/// describe, are data too: they flush nothing.
 fn own_args(call: &Call, tool: &str) -> usize {
     match tool {
         "echo" | "printf" => first_operand(&call.args),
-        "redis-cli" | "valkey-cli" => {
-            call.args.iter().position(|a| a.eq_ignore_ascii_case("echo")).map_or(call.args.len(), |i| i + 1)
-        }
+        "redis-cli" | "valkey-cli" => call
+            .args
+            .iter()
+            .position(|a| ["echo", "command", "help"].iter().any(|w| a.eq_ignore_ascii_case(w)))
+            .map_or(call.args.len(), |i| i + 1),
         _ => call.args.len(),
     }
 }
@@ -1020,7 +1023,10 @@ mod tests {
         assert!(!f.iter().any(|x| x.contains("cleanup.sh")), "{f:?}");
         let f = features("psql -c 'DROP TABLE users'");
         assert!(f.contains(&"t=psql|q=drop".into()), "{f:?}");
-        // What redis echoes is data; what it is told to do is not.
+        // What redis echoes or describes is data; what it is told to do is not.
+        for described in ["redis-cli COMMAND DOCS FLUSHALL", "redis-cli -h cache.example.com HELP FLUSHDB"] {
+            assert!(!features(described).iter().any(|x| x.starts_with("R=db_destroy")), "{described}");
+        }
         let f = features("redis-cli ECHO \"FLUSHALL\"");
         assert!(!f.iter().any(|x| x.contains("flushall") || x.starts_with("R=db_")), "{f:?}");
         assert!(features("valkey-cli -h cache.example.com FLUSHALL").contains(&"R=db_destroy_remote".into()));

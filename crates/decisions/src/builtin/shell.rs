@@ -703,15 +703,10 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
             return;
         }
     }
-    // `gcloud compute ssh HOST --command CMD` runs CMD on HOST.
-    if name == "gcloud"
-        && args.len() > 2
-        && args[0].0 == "compute"
-        && args[1].0 == "ssh"
-        && let Some(code) = args.iter().enumerate().find_map(|(i, (a, _))| match a.strip_prefix("--command=") {
-            Some(code) => Some(code.to_string()),
-            None => (a == "--command").then(|| args.get(i + 1).map(|(c, _)| c.clone())).flatten(),
-        })
+    // Cloud CLIs that run a shell command on a machine: `gcloud compute ssh HOST --command CMD`,
+    // `az vm run-command invoke ... --scripts CMD...`, `aws ssm send-command --document-name
+    // AWS-RunShellScript --parameters commands=CMD` (or `'commands=["CMD", ...]'`).
+    if let Some(code) = cloud_command(&name, &args)
         && parse_into(&code, &Context { remote: true, ..inner }, out)
     {
         return;
@@ -1027,6 +1022,41 @@ fn push(
     });
 }
 
+/// The shell code a cloud CLI runs on a machine it names ([`parse_into`]'s remote wrappers), as
+/// one script: `gcloud compute ssh`'s `--command`, `az vm run-command invoke`'s `--scripts` (each
+/// value a line), and the `commands` of `aws ssm send-command` with the shell document (a list
+/// is its lines).
+fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
+    let sub = |k: usize, word: &str| args.get(k).is_some_and(|(a, _)| a == word);
+    let value = |flag: &str| {
+        args.iter().enumerate().find_map(|(i, (a, _))| match a.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
+            Some(v) => Some(v.to_string()),
+            None => (a == flag).then(|| args.get(i + 1).map(|(v, _)| v.clone())).flatten(),
+        })
+    };
+    match name {
+        "gcloud" if sub(0, "compute") && sub(1, "ssh") => value("--command"),
+        "az" if sub(0, "vm") && sub(1, "run-command") && sub(2, "invoke") => {
+            let at = args.iter().position(|(a, _)| a == "--scripts")?;
+            let lines: Vec<&str> =
+                args[at + 1..].iter().map(|(a, _)| a.as_str()).take_while(|a| !a.starts_with("--")).collect();
+            (!lines.is_empty()).then(|| lines.join("\n"))
+        }
+        "aws" if sub(0, "ssm") && sub(1, "send-command") => {
+            let document = value("--document-name")?;
+            if document != "AWS-RunShellScript" {
+                return None;
+            }
+            let commands = value("--parameters")?.strip_prefix("commands=")?.to_string();
+            match serde_json::from_str::<Vec<String>>(&commands) {
+                Ok(lines) => Some(lines.join("\n")),
+                Err(_) => Some(commands),
+            }
+        }
+        _ => None,
+    }
+}
+
 /// A word quoted again for the shell, for code rebuilt from words (`find -exec`).
 pub fn quote(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,{}~*".contains(c)) {
@@ -1248,6 +1278,33 @@ mod tests {
         let remote =
             &programs("gcloud compute ssh web-1 --zone us-central1-a --command 'sudo systemctl stop nginx'")[0];
         assert_eq!((remote.0.as_str(), remote.2, remote.3), ("systemctl", true, true));
+        for (command, program) in [
+            (
+                "az vm run-command invoke -g rg -n vm-1 --command-id RunShellScript --scripts \"sudo rm -rf /srv/x\"",
+                "rm",
+            ),
+            (
+                "az vm run-command invoke -g rg -n vm-1 --command-id RunShellScript --scripts 'df -h' 'sudo reboot'",
+                "reboot",
+            ),
+            (
+                "aws ssm send-command --document-name AWS-RunShellScript --parameters 'commands=[\"sudo systemctl restart app\"]'",
+                "systemctl",
+            ),
+            (
+                "aws ssm send-command --instance-ids i-1 --document-name AWS-RunShellScript --parameters commands='yum update -y'",
+                "yum",
+            ),
+        ] {
+            let calls = programs(command);
+            let call = calls.iter().find(|c| c.0 == program).unwrap_or_else(|| panic!("{command}: {calls:?}"));
+            assert!(call.2, "{command} runs {program} on another machine");
+        }
+        // Another document's parameters are not a shell's.
+        assert_eq!(
+            names("aws ssm send-command --document-name AWS-RunPatchBaseline --parameters commands=Install"),
+            ["aws"]
+        );
         // A Docker daemon on another machine is another machine; a local one is this one.
         for elsewhere in [
             "DOCKER_HOST=ssh://deploy@web2 docker rm -f api",
