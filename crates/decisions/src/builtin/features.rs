@@ -611,6 +611,16 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
             _ => {}
         }
     }
+    // `compose down -v` removes the project's named volumes with its containers: their data goes
+    // for good, as with `docker volume rm` (rule 7).
+    let compose_down = match tool {
+        "docker" | "podman" => sub == "compose" && sub2 == "down",
+        "docker-compose" | "podman-compose" => sub == "down",
+        _ => false,
+    };
+    if compose_down && (has("-v") || has("--volumes")) && !has("--dry-run") {
+        out.push("delete_broad");
+    }
     // A statement to a database, in a quoted argument: what it does to the data.
     const DB: [&str; 13] = [
         "psql",
@@ -1053,6 +1063,12 @@ mod tests {
     #[test]
     fn the_rule_facts_follow_the_written_rules() {
         let has = |command: &str, fact: &str| facts_of(command).iter().any(|f| f == &format!("R={fact}"));
+        for down in ["docker compose down -v --remove-orphans", "docker-compose -f prod.yml down --volumes"] {
+            assert!(has(down, "delete_broad"), "{down}");
+        }
+        for kept in ["docker compose down --remove-orphans", "docker compose down -v --dry-run"] {
+            assert!(!has(kept, "delete_broad"), "{kept}");
+        }
         // Rule 8 removes an account; rule 7's `userdel -r` removes its home with it.
         assert!(has("sudo userdel deploy", "delete_outside") && !has("sudo userdel deploy", "delete_broad"));
         assert!(has("sudo userdel -r deploy", "delete_broad"));
