@@ -612,13 +612,13 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
         }
     }
     // `compose down -v` removes the project's named volumes with its containers: their data goes
-    // for good, as with `docker volume rm` (rule 7).
+    // for good, as with `docker volume rm` (rule 7), unless it is a dry run.
     let compose_down = match tool {
         "docker" | "podman" => sub == "compose" && sub2 == "down",
         "docker-compose" | "podman-compose" => sub == "down",
         _ => false,
     };
-    if compose_down && (has("-v") || has("--volumes")) && !has("--dry-run") {
+    if compose_down && (has("-v") || has("--volumes")) && !dry {
         out.push("delete_broad");
     }
     // A statement to a database, in a quoted argument: what it does to the data.
