@@ -711,8 +711,9 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         return;
     }
+    // `kubectl exec POD -- CMD`, and `kubectl debug node/NAME -- CMD`, in a pod or on a node.
     if name == "kubectl"
-        && args.first().is_some_and(|(a, _)| a == "exec")
+        && args.first().is_some_and(|(a, _)| a == "exec" || a == "debug")
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
         let rest: Vec<String> = args[dash + 1..].iter().map(|(a, _)| quote(a)).collect();
@@ -740,6 +741,43 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         && parse_into(&rest, &inner, out)
     {
         return;
+    }
+    // `docker run [options] IMAGE CMD` (`podman`, `docker container run`): what runs in a new
+    // container goes with it, but under a writable bind mount of this machine's directories
+    // (`-v /:/host`) it changes them, and a privileged container's devices are this machine's.
+    // The calls that reach them are judged as run here, on this machine's paths; the `docker
+    // run` call itself stays.
+    if matches!(name.as_str(), "docker" | "podman")
+        && let Some((_, Some(at))) = docker
+        && let Some((code, views)) = container_run(&args[at..])
+    {
+        let mut inside = Out::default();
+        if parse_into(&code, &Context { elevated: true, ..inner }, &mut inside) {
+            out.extend(inside.calls.into_iter().filter_map(|mut call| to_host(&mut call, &views).then_some(call)));
+        }
+    }
+    // `chroot [--userspec=U] NEWROOT CMD` (`arch-chroot`): the command, as root, on the paths under the new root.
+    if (name == "chroot" || name == "arch-chroot")
+        && let Some(at) = args.iter().position(|(a, _)| !a.starts_with('-'))
+        && at + 1 < args.len()
+    {
+        let code: Vec<String> = args[at + 1..].iter().map(|(a, _)| quote(a)).collect();
+        let mut inside = Out::default();
+        if parse_into(&code.join(" "), &Context { elevated: true, ..inner }, &mut inside) {
+            let views = [("/".to_string(), args[at].0.clone())];
+            for mut call in inside.calls {
+                to_host(&mut call, &views);
+                out.push(call);
+            }
+            return;
+        }
+    }
+    // AppleScript's `do shell script "CMD"` (and JavaScript's `doShellScript("CMD")`) run by
+    // `osascript -e`: the command, as root when it asks `with administrator privileges`.
+    if name == "osascript" {
+        for (code, admin) in apple_shell_scripts(&args) {
+            parse_into(&code, &Context { elevated: ctx.elevated || admin, ..inner }, out);
+        }
     }
     if name == "find" {
         // From a home or the root, every file found, picked by nothing: `-exec rm -rf {} +` there
@@ -1057,6 +1095,200 @@ fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
     }
 }
 
+/// The most bind mounts of one `docker run` that are read.
+const VIEWS_MAX: usize = 64;
+
+/// What `docker run` (or `docker container run`) would run in its new container, and the
+/// directories of this machine the container can change, each as (inside, here): writable bind
+/// mounts (`-v /:/host`, `-v "$PWD":/src`, `--mount type=bind,source=/,target=/host`), `/dev`
+/// when it is privileged or given a device, and all of it when it is privileged with this
+/// machine's processes (`--privileged --pid=host`). None when it runs the image's own command, or
+/// reaches nothing of this machine.
+fn container_run(args: &[(String, bool)]) -> Option<(String, Vec<(String, String)>)> {
+    let args = match args {
+        [(run, _), rest @ ..] if run == "run" => rest,
+        [(container, _), (run, _), rest @ ..] if container == "container" && run == "run" => rest,
+        _ => return None,
+    };
+    // Options that take no value; every other option takes one, glued (`--name=x`, `-p8080:80`)
+    // or as the next word.
+    const FLAGS: [&str; 14] = [
+        "--rm",
+        "--detach",
+        "--interactive",
+        "--tty",
+        "--privileged",
+        "--init",
+        "--read-only",
+        "--publish-all",
+        "--quiet",
+        "--no-healthcheck",
+        "--oom-kill-disable",
+        "--disable-content-trust",
+        "--replace",
+        "--help",
+    ];
+    let mut views = Vec::new();
+    let (mut privileged, mut devices, mut host_pids) = (false, false, false);
+    let mut entrypoint = None;
+    let mut i = 0;
+    while let Some((a, _)) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            break;
+        }
+        if !a.starts_with('-') || a == "-" {
+            i -= 1;
+            break;
+        }
+        // The option's name and, when glued, its value: `--volume=/:/host`, `-v/:/host`, `-itv`.
+        let (name, glued) = match (a.strip_prefix("--"), a.split_once('=')) {
+            (Some(_), Some((n, v))) => (n.to_string(), Some(v.to_string())),
+            (Some(_), None) => (a.clone(), None),
+            (None, _) => match a[1..].char_indices().find(|(_, c)| !"ditP".contains(*c)) {
+                None => continue, // `-it`, `-d`: no value
+                Some((k, letter)) => {
+                    let rest = &a[1 + k + letter.len_utf8()..];
+                    (format!("-{letter}"), (!rest.is_empty()).then(|| rest.to_string()))
+                }
+            },
+        };
+        if FLAGS.contains(&name.as_str()) || (name == "--sig-proxy" && glued.is_none()) {
+            privileged |= name == "--privileged";
+            continue;
+        }
+        let value = match glued {
+            Some(v) => v,
+            None => {
+                i += 1;
+                args.get(i - 1).map(|(v, _)| v.clone()).unwrap_or_default()
+            }
+        };
+        match name.as_str() {
+            // A hostile list of thousands is read for its first few.
+            "-v" | "--volume" if views.len() < VIEWS_MAX => views.extend(bind_of_volume(&value)),
+            "--mount" if views.len() < VIEWS_MAX => views.extend(bind_of_mount(&value)),
+            "--device" => devices = true,
+            "--pid" => host_pids = value == "host",
+            "--entrypoint" => entrypoint = Some(value),
+            _ => {}
+        }
+    }
+    // Privileged with this machine's processes, it can enter their namespaces (`nsenter -t 1
+    // -m`): every path may be this machine's. Privileged or given a device, `/dev` is.
+    if privileged && host_pids {
+        views.push(("/".to_string(), "/".to_string()));
+    } else if privileged || devices {
+        views.push(("/dev".to_string(), "/dev".to_string()));
+    }
+    // The image, then its command.
+    let words: Vec<String> = entrypoint.into_iter().chain(args.get(i + 1..)?.iter().map(|(a, _)| a.clone())).collect();
+    if words.is_empty() || views.is_empty() {
+        return None;
+    }
+    Some((words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "), views))
+}
+
+/// A `-v SRC:DST[:OPTIONS]` that binds a directory of this machine, writable: (DST, SRC). A named
+/// volume (`data:/var/lib/x`) is not a path here; `$PWD` and `$(pwd)` are the project, `.`.
+fn bind_of_volume(spec: &str) -> Option<(String, String)> {
+    let mut parts = spec.splitn(3, ':');
+    let (source, target) = (parts.next()?, parts.next()?);
+    let read_only = parts.next().is_some_and(|o| o.split(',').any(|o| o == "ro" || o == "readonly"));
+    host_view(source, target, read_only)
+}
+
+/// A `--mount type=bind,source=SRC,target=DST[,readonly]`: (DST, SRC).
+fn bind_of_mount(spec: &str) -> Option<(String, String)> {
+    let (mut bind, mut source, mut target, mut read_only) = (false, None, None, false);
+    for field in spec.split(',') {
+        let (key, value) = field.split_once('=').unwrap_or((field, "true"));
+        match key {
+            "type" => bind = value == "bind",
+            "source" | "src" => source = Some(value),
+            "target" | "dst" | "destination" => target = Some(value),
+            "readonly" | "ro" => read_only = value != "false" && value != "0",
+            _ => {}
+        }
+    }
+    if !bind {
+        return None;
+    }
+    host_view(source?, target?, read_only)
+}
+
+fn host_view(source: &str, target: &str, read_only: bool) -> Option<(String, String)> {
+    let source = match source {
+        "$PWD" | "${PWD}" | "$(pwd)" | "`pwd`" => ".",
+        s if s.starts_with(['/', '.', '~', '$']) => s,
+        _ => return None,
+    };
+    (!read_only && target.starts_with('/')).then(|| (target.to_string(), source.to_string()))
+}
+
+/// Reads a call's paths back from inside a container or a chroot to this machine's: each
+/// argument and redirect target under one of `views`' inside directories (the longest that holds
+/// it) becomes the same path under that view's directory here. Whether any did.
+fn to_host(call: &mut Call, views: &[(String, String)]) -> bool {
+    let here = |path: &str| -> Option<String> {
+        let (inside, dir) = views
+            .iter()
+            .map(|(inside, dir)| (inside.trim_end_matches('/'), dir.trim_end_matches('/')))
+            .filter(|(inside, _)| {
+                path == *inside || (path.starts_with(*inside) && path[inside.len()..].starts_with('/'))
+            })
+            .max_by_key(|(inside, _)| inside.len())?;
+        let moved = format!("{dir}{}", &path[inside.len()..]);
+        Some(if moved.is_empty() { "/".to_string() } else { moved })
+    };
+    let mut moved = false;
+    for path in call.args.iter_mut().chain(call.writes.iter_mut().map(|(_, t)| t)) {
+        // A path as an option's value too: `dd of=/dev/sda`, `--output=/host/etc/x`.
+        let (key, value) = match path.split_once('=') {
+            Some((key, value)) if value.starts_with('/') => (format!("{key}="), value),
+            _ => (String::new(), path.as_str()),
+        };
+        if let Some(p) = here(value) {
+            *path = format!("{key}{p}");
+            moved = true;
+        }
+    }
+    moved
+}
+
+/// The shell commands an `osascript -e` script runs: each `do shell script "CMD"` (AppleScript)
+/// or `doShellScript("CMD")` (JavaScript) with a literal string, and whether it asks for
+/// administrator privileges.
+fn apple_shell_scripts(args: &[(String, bool)]) -> Vec<(String, bool)> {
+    let mut found = Vec::new();
+    for (i, (a, _)) in args.iter().enumerate() {
+        if a != "-e" {
+            continue;
+        }
+        let Some((code, _)) = args.get(i + 1) else { continue };
+        let admin = code.contains("administrator privileges") || code.contains("administratorPrivileges");
+        for marker in ["do shell script", "doShellScript("] {
+            let mut rest = code.as_str();
+            while let Some(at) = rest.find(marker) {
+                rest = &rest[at + marker.len()..];
+                let body = rest.trim_start();
+                let Some(delimiter) = body.chars().next().filter(|c| *c == '"' || *c == '\'') else { continue };
+                let mut text = String::new();
+                let mut chars = body[1..].chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => text.extend(chars.next()),
+                        c if c == delimiter => break,
+                        c => text.push(c),
+                    }
+                }
+                found.push((text, admin));
+            }
+        }
+    }
+    found
+}
+
 /// A word quoted again for the shell, for code rebuilt from words (`find -exec`).
 pub fn quote(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,{}~*".contains(c)) {
@@ -1108,6 +1340,8 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
                 "--replace",
             ],
             "stdbuf" => &["-i", "-o", "-e"],
+            // `nsenter -t 1 -m -u -n -i -p CMD`: the command, in this machine's namespaces.
+            "nsenter" => &["-t", "--target", "-S", "--setuid", "-G", "--setgid"],
             "flock" => &["-w", "-E", "--timeout", "--conflict-exit-code"],
             "chrt" | "taskset" => &[],
             "nohup" | "time" | "command" | "builtin" | "exec" | "caffeinate" | "unbuffer" | "chronic" | "setsid"
@@ -1145,7 +1379,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             return; // `command -v X` looks X up
         }
         match head.as_str() {
-            "sudo" | "doas" => ctx.elevated = true,
+            "sudo" | "doas" | "nsenter" => ctx.elevated = true,
             "xargs" => *xargs = true,
             // On another machine's systemd (`-H user@host`, `--host=...`), rule 4's.
             "systemd-run" => {
@@ -1252,6 +1486,74 @@ mod tests {
         assert_eq!(names("echo $(rm -rf ~/x) `git push -f`"), ["rm", "git", "echo"]);
         assert_eq!(names("if [ -d x ]; then rm -r x; fi"), ["[", "rm"]);
         assert_eq!(names("for f in *.o; do rm \"$f\"; done"), ["rm"]);
+    }
+
+    #[test]
+    fn a_container_changes_this_machine_only_through_what_it_binds() {
+        // Through a bind mount, this machine's files: the root's, a home's, the project's.
+        assert_eq!(
+            programs("docker run --rm -v /:/host alpine rm -rf /host/etc")[0],
+            ("rm".into(), vec!["-rf".into(), "/etc".into()], false, true)
+        );
+        assert_eq!(
+            programs("docker run --rm -v /:/host alpine sh -c 'rm -rf /host/var/log/*'")[0].1,
+            ["-rf", "/var/log/*"]
+        );
+        assert_eq!(
+            programs("podman run -it --mount type=bind,source=/home/alice,target=/data busybox rm -rf /data")[0].1,
+            ["-rf", "/home/alice"]
+        );
+        assert_eq!(programs("docker run --rm -v \"$PWD\":/src alpine rm -rf /src/tmp")[0].1, ["-rf", "./tmp"]);
+        assert_eq!(programs("docker container run -v/:/mnt --name x alpine rm /mnt/etc/hosts")[0].1, ["/etc/hosts"]);
+        // A chroot into the bind: the root's files, as root.
+        assert_eq!(
+            programs("docker run --rm -v /:/host alpine chroot /host sh -c 'rm -f /etc/resolv.conf'")[0],
+            ("rm".into(), vec!["-f".into(), "/etc/resolv.conf".into()], false, true)
+        );
+        // A privileged container's devices are this machine's.
+        let dd = programs("docker run --rm --privileged alpine dd if=/dev/zero of=/dev/sda");
+        assert_eq!(
+            (dd[0].0.as_str(), dd[0].1.as_slice(), dd[1].0.as_str()),
+            ("dd", &["if=/dev/zero".to_string(), "of=/dev/sda".to_string()][..], "docker")
+        );
+        // The container's own files, a named volume's, a read-only bind's, a path it does not
+        // bind, the image's own command: nothing of this machine.
+        for inside in [
+            "docker run --rm alpine rm -rf /",
+            "docker run -v data:/data alpine rm -rf /data",
+            "docker run -v /:/host:ro alpine rm -rf /host/etc",
+            "docker run --mount type=bind,src=/,dst=/host,readonly alpine rm -rf /host/etc",
+            "docker run -it -v /srv:/srv -e X=1 ubuntu rm -rf /tmp/x",
+            "docker run -v /:/host alpine",
+        ] {
+            assert_eq!(names(inside), ["docker"], "{inside}");
+        }
+    }
+
+    #[test]
+    fn chroot_runs_its_command_on_the_paths_under_its_root() {
+        assert_eq!(
+            programs("chroot /mnt/sysroot rm -rf /usr")[0],
+            ("rm".into(), vec!["-rf".into(), "/mnt/sysroot/usr".into()], false, true)
+        );
+        assert_eq!(names("sudo chroot build/debian-root"), ["chroot"]);
+        assert_eq!(programs("arch-chroot /mnt pacman -Rns linux")[0].0, "pacman");
+        // `nsenter` into the first process's namespaces is this machine, as root.
+        assert_eq!(
+            programs("docker run --rm --privileged --pid=host alpine nsenter -t 1 -m -u -n -i sh -c 'rm -rf /etc'")[0],
+            ("rm".into(), vec!["-rf".into(), "/etc".into()], false, true)
+        );
+    }
+
+    #[test]
+    fn an_applescript_runs_the_shell_scripts_it_names() {
+        assert_eq!(
+            programs("osascript -e 'do shell script \"rm -rf ~/Library\" with administrator privileges'")[0],
+            ("rm".into(), vec!["-rf".into(), "~/Library".into()], false, true)
+        );
+        assert_eq!(names("osascript -l JavaScript -e 'app.doShellScript(\"git push -f\")'"), ["git", "osascript"]);
+        // A message it displays is not a command.
+        assert_eq!(names("osascript -e 'display notification \"rm -rf done\"'"), ["osascript"]);
     }
 
     #[test]
