@@ -220,7 +220,10 @@ fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
     // A container with thousands of bind mounts, chroots in chroots: read within bounds.
     let binds = format!("docker run {}alpine rm -rf {}", "-v /:/h ".repeat(6_000), "/h/x ".repeat(2_000));
     let chroots = format!("{}rm -rf /x", "chroot / ".repeat(6_000));
-    for c in [binds, chroots] {
+    // Runners in runners, and thousands of commands given one program to run.
+    let runners = format!("{}rm -rf /x", "uv run poetry run bundle exec ".repeat(3_000));
+    let timed = format!("hyperfine {}", "'rm -rf /x' ".repeat(20_000));
+    for c in [binds, chroots, runners, timed] {
         assert!(builtin::shell::analyse(&c).calls.len() <= 10_000, "{}...", &c[..30]);
     }
     for c in [loops, power] {

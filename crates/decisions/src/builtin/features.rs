@@ -580,12 +580,14 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
         out.push("publish_verb");
     }
     // An option that says the call destroys as it goes (`mongorestore --drop`, `rclone sync
-    // --delete-excluded`, `gh pr merge --delete-branch`), whatever the program.
+    // --delete-excluded`, `gh pr merge --delete-branch`), whatever the program. Not
+    // `--overwrite`: a formatter's write in place (`caddy fmt --overwrite`, level 1) says it as
+    // often as a restore's, and a restore has facts of its own.
     let mut option_words = args
         .iter()
         .filter_map(|a| a.strip_prefix("--"))
         .flat_map(|a| a.split('=').next().unwrap_or(a).split(['-', '_']));
-    if option_words.any(|w| matches!(w, "drop" | "delete" | "destroy" | "wipe" | "erase" | "prune" | "overwrite")) {
+    if option_words.any(|w| matches!(w, "drop" | "delete" | "destroy" | "wipe" | "erase" | "prune")) {
         out.push("destroy_option");
     }
     // A call aimed at production (`vercel --prod`, `deploy.sh production`, `-n prod`,

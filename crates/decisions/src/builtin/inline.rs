@@ -25,6 +25,8 @@ pub enum Lang {
     Node,
     /// `php -r`.
     Php,
+    /// `awk 'PROGRAM'`: its `system("CMD")`.
+    Awk,
 }
 
 /// The most code read, and the most commands taken from it.
@@ -43,6 +45,7 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
             "ruby" => Lang::Ruby,
             "node" | "nodejs" | "bun" | "deno" => Lang::Node,
             "php" => Lang::Php,
+            "awk" | "gawk" | "mawk" | "nawk" => return awk_program(args),
             _ => return None,
         }
     };
@@ -50,6 +53,7 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
         Lang::Python => a == "-c",
         Lang::Node => matches!(a, "-e" | "--eval" | "-p" | "--print"),
         Lang::Php => a == "-r",
+        Lang::Awk => false,
         // `-e`, and short flags glued before it: `-ne`, `-lane`, `-pe`.
         Lang::Perl | Lang::Ruby => {
             a.len() >= 2
@@ -77,6 +81,23 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
 
 /// What the code does, as shell commands: each command it runs, each delete, each request that
 /// changes a server, in the order written.
+/// An awk's program: the value of `-e`/`--source`, or its first operand after its options (`-F
+/// FS`, `-v VAR=VALUE`); none when it runs a program file (`-f`).
+fn awk_program(args: &[(String, bool)]) -> Option<(Lang, &str)> {
+    let mut i = 0;
+    while let Some((a, _)) = args.get(i) {
+        match a.as_str() {
+            "-f" | "--file" => return None,
+            "-e" | "--source" => return args.get(i + 1).map(|(c, _)| (Lang::Awk, c.as_str())),
+            "-F" | "-v" | "--field-separator" | "--assign" => i += 2,
+            "--" => return args.get(i + 1).map(|(c, _)| (Lang::Awk, c.as_str())),
+            a if a.starts_with('-') && a.len() > 1 => i += 1,
+            code => return (code.len() <= CODE_MAX).then_some((Lang::Awk, code)),
+        }
+    }
+    None
+}
+
 pub fn commands(lang: Lang, code: &str) -> Vec<String> {
     let live = outside_strings(code, lang);
     let mut found: Vec<(usize, String)> = Vec::new();
@@ -172,7 +193,12 @@ fn outside_strings(code: &str, lang: Lang) -> Vec<bool> {
     let b = code.as_bytes();
     let mut live = vec![true; b.len()];
     // Backticks are strings in JavaScript, commands elsewhere (found on their own).
-    let quotes: &[u8] = if lang == Lang::Node { b"'\"`" } else { b"'\"" };
+    // Awk's strings are double-quoted only.
+    let quotes: &[u8] = match lang {
+        Lang::Node => b"'\"`",
+        Lang::Awk => b"\"",
+        _ => b"'\"",
+    };
     let mut i = 0;
     while i < b.len() {
         if quotes.contains(&b[i]) {

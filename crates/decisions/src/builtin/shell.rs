@@ -386,7 +386,10 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
         NodeKind::Pipeline { commands, .. } => {
             // What the stage before printed, when it was a lone `echo`: code a shell after it runs.
             let mut printed: Option<String> = None;
-            let reads_pipe = |call: &Call| is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-'));
+            let reads_pipe = |call: &Call| {
+                (is_shell(&call.program) && !call.args.iter().any(|a| !a.starts_with('-')))
+                    || (matches!(base(&call.program), "at" | "batch") && !call.args.iter().any(|a| a == "-f"))
+            };
             for (i, c) in commands.iter().enumerate() {
                 let before = out.len();
                 walk(c, ctx, out);
@@ -734,9 +737,11 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     }
     // Local containers are this machine: what runs in one is judged as run here (and what
     // runs in one on another machine's daemon, there). Docker's own options may come first.
-    if matches!(name.as_str(), "docker" | "podman")
-        && let Some((_, Some(at))) = docker
-        && args[at].0 == "exec"
+    // `docker compose exec SERVICE CMD` (`docker-compose exec`) too: a container of the project.
+    let sub = docker.as_ref().and_then(|(_, at)| *at).map(|at| at + usize::from(args[at].0 == "compose"));
+    if matches!(name.as_str(), "docker" | "podman" | "docker-compose")
+        && let Some(at) = sub
+        && args.get(at).is_some_and(|(a, _)| a == "exec")
         && let Some(rest) = container_command(&args[at + 1..])
         && parse_into(&rest, &inner, out)
     {
@@ -747,8 +752,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // (`-v /:/host`) it changes them, and a privileged container's devices are this machine's.
     // The calls that reach them are judged as run here, on this machine's paths; the `docker
     // run` call itself stays.
-    if matches!(name.as_str(), "docker" | "podman")
-        && let Some((_, Some(at))) = docker
+    if matches!(name.as_str(), "docker" | "podman" | "docker-compose")
+        && let Some(at) = sub
         && let Some((code, views)) = container_run(&args[at..])
     {
         let mut inside = Out::default();
@@ -826,6 +831,11 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         for run in super::inline::commands(lang, code) {
             parse_into(&run, &inner, out);
         }
+    }
+    // Programs that run a command given them as text (`tmux new-session -d 'CMD'`, `hyperfine
+    // CMD`, `at now <<< CMD`, ...): judged as run; their own call stays.
+    for (code, remote) in runs_code(&name, &args, heredoc.as_deref()).into_iter().take(EXPANSION_MAX) {
+        parse_into(&code, &Context { remote: ctx.remote || remote, ..inner }, out);
     }
     let reads = (is_database_client(&name) || is_shell(&name)) && (stdin_file || heredoc.is_some());
     let at = out.len();
@@ -1098,8 +1108,9 @@ fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
 /// The most bind mounts of one `docker run` that are read.
 const VIEWS_MAX: usize = 64;
 
-/// What `docker run` (or `docker container run`) would run in its new container, and the
-/// directories of this machine the container can change, each as (inside, here): writable bind
+/// What `docker run` (or `docker container run`, `docker compose run SERVICE`) would run in its
+/// new container, and the directories of this machine the container can change, each as (inside,
+/// here): writable bind
 /// mounts (`-v /:/host`, `-v "$PWD":/src`, `--mount type=bind,source=/,target=/host`), `/dev`
 /// when it is privileged or given a device, and all of it when it is privileged with this
 /// machine's processes (`--privileged --pid=host`). None when it runs the image's own command, or
@@ -1112,7 +1123,14 @@ fn container_run(args: &[(String, bool)]) -> Option<(String, Vec<(String, String
     };
     // Options that take no value; every other option takes one, glued (`--name=x`, `-p8080:80`)
     // or as the next word.
-    const FLAGS: [&str; 14] = [
+    const FLAGS: [&str; 21] = [
+        "--no-deps",
+        "--service-ports",
+        "--use-aliases",
+        "--build",
+        "--quiet-pull",
+        "--remove-orphans",
+        "--no-TTY",
         "--rm",
         "--detach",
         "--interactive",
@@ -1145,7 +1163,7 @@ fn container_run(args: &[(String, bool)]) -> Option<(String, Vec<(String, String
         let (name, glued) = match (a.strip_prefix("--"), a.split_once('=')) {
             (Some(_), Some((n, v))) => (n.to_string(), Some(v.to_string())),
             (Some(_), None) => (a.clone(), None),
-            (None, _) => match a[1..].char_indices().find(|(_, c)| !"ditP".contains(*c)) {
+            (None, _) => match a[1..].char_indices().find(|(_, c)| !"ditPT".contains(*c)) {
                 None => continue, // `-it`, `-d`: no value
                 Some((k, letter)) => {
                     let rest = &a[1 + k + letter.len_utf8()..];
@@ -1289,6 +1307,248 @@ fn apple_shell_scripts(args: &[(String, bool)]) -> Vec<(String, bool)> {
     found
 }
 
+/// `hyperfine`'s options that take one value.
+const HYPERFINE_VALUED: [&str; 30] = [
+    "-w",
+    "--warmup",
+    "-r",
+    "--runs",
+    "-m",
+    "--min-runs",
+    "-M",
+    "--max-runs",
+    "-p",
+    "--prepare",
+    "-c",
+    "--cleanup",
+    "-s",
+    "--setup",
+    "--conclude",
+    "-S",
+    "--shell",
+    "-n",
+    "--command-name",
+    "-u",
+    "--time-unit",
+    "--style",
+    "--output",
+    "--input",
+    "-D",
+    "--parameter-step-size",
+    "--sort",
+    "--export-csv",
+    "--export-json",
+    "--export-markdown",
+];
+
+/// The commands a program runs from text it is given, each with whether it runs on another
+/// machine: `nix-shell --run CMD`, `nix develop -c CMD...`, `script -c CMD`, `sg GROUP -c CMD`,
+/// `vagrant ssh -c CMD` (on the VM), `tmux new-session|new-window|split-window|run-shell ...
+/// CMD` (and `tmux -c CMD`), `hyperfine` (each command it times, and its `--prepare`, `--setup`,
+/// `--cleanup`), `at`/`batch` (the heredoc), `tar --checkpoint-action=exec=CMD` and
+/// `--to-command=CMD`, `zip -TT CMD`, `vim -c '!CMD'` (and `+!CMD`), a git alias defined with `-c
+/// alias.NAME='!CMD'` and called, `parallel CMD ::: ARGS` (on other machines with `-S`), and
+/// `rsync --rsync-path=CMD` (on the other machine).
+fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<(String, bool)> {
+    let here = |codes: Vec<String>| codes.into_iter().map(|c| (c, false)).collect::<Vec<_>>();
+    // Every value of the options named, glued (`--run=CMD`) or the next word.
+    let values = |flags: &[&str]| -> Vec<String> {
+        let mut found = Vec::new();
+        for (i, (a, _)) in args.iter().enumerate() {
+            if flags.contains(&a.as_str()) {
+                found.extend(args.get(i + 1).map(|(v, _)| v.clone()));
+            } else if let Some((flag, v)) = a.split_once('=')
+                && flags.contains(&flag)
+                && flag.starts_with("--")
+            {
+                found.push(v.to_string());
+            }
+        }
+        found
+    };
+    let joined = |words: &[(String, bool)]| words.iter().map(|(a, _)| quote(a)).collect::<Vec<_>>().join(" ");
+    let sub = args.first().map(|(a, _)| a.as_str());
+    match name {
+        "nix-shell" => here(values(&["--run", "--command"])),
+        "nix" if matches!(sub, Some("develop" | "shell")) => here(
+            args.iter()
+                .position(|(a, _)| a == "-c" || a == "--command")
+                .map(|i| joined(&args[i + 1..]))
+                .into_iter()
+                .collect(),
+        ),
+        // `script -qc CMD`: a cluster ending in `c` takes the command.
+        "script" => {
+            let mut codes = values(&["--command"]);
+            codes.extend(
+                args.iter()
+                    .position(|(a, _)| a.starts_with('-') && !a.starts_with("--") && a.ends_with('c'))
+                    .and_then(|i| args.get(i + 1))
+                    .map(|(c, _)| c.clone()),
+            );
+            here(codes)
+        }
+        // `rsync --rsync-path=CMD`: CMD runs on the other machine.
+        "rsync" => values(&["--rsync-path"]).into_iter().map(|c| (c, true)).collect(),
+        // `parallel CMD ::: A B`: CMD once for each argument (`{}` is where it goes), up to 8; with
+        // `-S`/`--sshlogin`, on other machines.
+        "parallel" => {
+            let Some(sep) = args.iter().position(|(a, _)| a == ":::") else { return Vec::new() };
+            let mut i = 0;
+            while args.get(i).is_some_and(|(a, _)| a.starts_with('-')) && i < sep {
+                let valued = [
+                    "-j",
+                    "--jobs",
+                    "-S",
+                    "--sshlogin",
+                    "-N",
+                    "-n",
+                    "--max-args",
+                    "--delay",
+                    "--timeout",
+                    "--results",
+                    "--joblog",
+                    "-a",
+                    "--arg-file",
+                ];
+                i += if valued.contains(&args[i].0.as_str()) { 2 } else { 1 };
+            }
+            let remote = args[..sep].iter().any(|(a, _)| a == "-S" || a.starts_with("--sshlogin"));
+            let command = joined(args.get(i..sep).unwrap_or_default());
+            if command.is_empty() {
+                return Vec::new();
+            }
+            args[sep + 1..]
+                .iter()
+                .take_while(|(a, _)| !a.starts_with(":::"))
+                .take(8)
+                .map(|(a, _)| {
+                    let a = quote(a);
+                    let code =
+                        if command.contains("{}") { command.replace("{}", &a) } else { format!("{command} {a}") };
+                    (code, remote)
+                })
+                .collect()
+        }
+        "sg" => match args.get(1) {
+            Some((c, _)) if c == "-c" => here(args.get(2).map(|(code, _)| code.clone()).into_iter().collect()),
+            Some(_) => here(vec![joined(&args[1..])]),
+            None => Vec::new(),
+        },
+        "vagrant" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        "tmux" => {
+            // Its own options (`-L socket`, `-f file`; `-c CMD` runs CMD), then the command.
+            let mut codes = Vec::new();
+            let mut i = 0;
+            while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
+                if a == "-c" {
+                    codes.extend(args.get(i + 1).map(|(c, _)| c.clone()));
+                }
+                i += if matches!(a.as_str(), "-L" | "-S" | "-f" | "-c" | "-T") { 2 } else { 1 };
+            }
+            const RUN: [&str; 10] = [
+                "new-session",
+                "new",
+                "new-window",
+                "neww",
+                "split-window",
+                "splitw",
+                "respawn-pane",
+                "respawnp",
+                "run-shell",
+                "run",
+            ];
+            if args.get(i).is_some_and(|(a, _)| RUN.contains(&a.as_str())) {
+                i += 1;
+                while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-') && a != "--") {
+                    let valued = matches!(
+                        a.as_str(),
+                        "-s" | "-n" | "-c" | "-t" | "-x" | "-y" | "-e" | "-F" | "-f" | "-l" | "-p"
+                    );
+                    i += if valued { 2 } else { 1 };
+                }
+                let rest = args.get(i..).unwrap_or_default();
+                let rest = if rest.first().is_some_and(|(a, _)| a == "--") { &rest[1..] } else { rest };
+                match rest {
+                    [] => {}
+                    [(code, _)] => codes.push(code.clone()),
+                    words => codes.push(joined(words)),
+                }
+            }
+            here(codes)
+        }
+        "hyperfine" => {
+            let mut codes = values(&["-p", "--prepare", "-c", "--cleanup", "-s", "--setup", "--conclude"]);
+            let mut i = 0;
+            while let Some((a, _)) = args.get(i) {
+                let takes = match a.as_str() {
+                    "-P" | "--parameter-scan" => 3,
+                    "-L" | "--parameter-list" => 2,
+                    a if HYPERFINE_VALUED.contains(&a) => 1,
+                    a if a.starts_with('-') => 0,
+                    _ => {
+                        codes.push(args[i].0.clone());
+                        0
+                    }
+                };
+                i += 1 + takes;
+            }
+            here(codes)
+        }
+        "at" | "batch" if !args.iter().any(|(a, _)| a == "-f") => here(heredoc.map(String::from).into_iter().collect()),
+        "tar" | "gtar" | "bsdtar" => here(
+            args.iter()
+                .filter_map(|(a, _)| {
+                    a.strip_prefix("--checkpoint-action=exec=")
+                        .or_else(|| a.strip_prefix("--to-command="))
+                        .map(String::from)
+                })
+                .collect(),
+        ),
+        "zip" => here(values(&["-TT", "--unzip-command"])),
+        "vim" | "nvim" | "vi" | "ex" | "view" => here(
+            values(&["-c", "--cmd"])
+                .into_iter()
+                .chain(args.iter().filter_map(|(a, _)| a.strip_prefix('+').map(String::from)))
+                .filter_map(|c| c.trim_start_matches(':').strip_prefix('!').map(String::from))
+                .collect(),
+        ),
+        "git" => {
+            // `-c alias.NAME=!CMD`, then the first word that is not an option: the alias called.
+            let mut aliases = Vec::new();
+            let mut i = 0;
+            while let Some((a, _)) = args.get(i) {
+                if !a.starts_with('-') {
+                    break;
+                }
+                if a == "-c" {
+                    if let Some((name, code)) = args
+                        .get(i + 1)
+                        .and_then(|(v, _)| v.strip_prefix("alias."))
+                        .and_then(|v| v.split_once('='))
+                        .and_then(|(name, code)| Some((name, code.strip_prefix('!')?)))
+                    {
+                        aliases.push((name.to_string(), code.to_string()));
+                    }
+                    i += 2;
+                    continue;
+                }
+                i += if matches!(a.as_str(), "-C" | "--git-dir" | "--work-tree" | "--namespace") { 2 } else { 1 };
+            }
+            let called = args.get(i).map(|(a, _)| a.as_str());
+            let rest = args.get(i + 1..).map(joined).unwrap_or_default();
+            here(
+                aliases
+                    .into_iter()
+                    .filter(|(name, _)| Some(name.as_str()) == called)
+                    .map(|(_, code)| if rest.is_empty() { code } else { format!("{code} {rest}") })
+                    .collect(),
+            )
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// A word quoted again for the shell, for code rebuilt from words (`find -exec`).
 pub fn quote(w: &str) -> String {
     if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,{}~*".contains(c)) {
@@ -1310,7 +1570,16 @@ fn is_assignment(w: &str) -> bool {
 fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) {
     for _ in 0..16 {
         let Some((head, _)) = parts.first() else { return };
-        let head = base(head).to_string();
+        let mut head = base(head).to_string();
+        // A wrapper with no command left (`screen -ls`, `uv run`, `sudo -i`) is itself the call.
+        let whole = parts.clone();
+        // A runner's subcommand is part of its name (`uv run`, `bundle exec`), taken off with it.
+        if let Some((sub, _)) = parts.get(1)
+            && RUNNERS.contains(&(head.as_str(), sub.as_str()))
+        {
+            head = format!("{head} {sub}");
+            parts.remove(0);
+        }
         // Options each wrapper takes a value with.
         let valued: &[&str] = match head.as_str() {
             "sudo" => &["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t", "-T", "-R"],
@@ -1347,6 +1616,102 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             "nohup" | "time" | "command" | "builtin" | "exec" | "caffeinate" | "unbuffer" | "chronic" | "setsid"
             | "noglob" | "nocorrect" | "exec-with" | "busybox" => &[],
             "npx" | "bunx" | "pnpx" => &["-p", "--package"],
+            // Runners that set up an environment, a sandbox, a user or secrets, then run the
+            // command (`uv run pytest`, `op run -- ./deploy.sh`, `pkexec rm ...`).
+            "uv run" => &[
+                "--with",
+                "--python",
+                "-p",
+                "--env-file",
+                "--directory",
+                "--project",
+                "--package",
+                "--group",
+                "--extra",
+                "--index",
+                "--from",
+            ],
+            "poetry run" | "pipenv run" | "pdm run" | "hatch run" | "rye run" | "pixi run" | "bundle exec"
+            | "mise exec" | "mise x" | "asdf exec" | "dotenv" | "dbus-run-session" | "firejail" | "unshare"
+            | "setpriv" | "valgrind" | "entr" | "gosu" | "su-exec" => &[],
+            "conda run" | "mamba run" | "micromamba run" => &["-n", "--name", "-p", "--prefix", "--cwd"],
+            "op run" | "doppler run" | "infisical run" => &["-p", "--project", "-c", "--config", "--env", "--env-file"],
+            "aws-vault exec" => &["--duration", "-d", "--region", "--mfa-token", "-t"],
+            // From a sandbox or a toolbox, on the machine that holds it.
+            "flatpak-spawn" => &["--env", "--directory", "--forward-fd", "--unset-env"],
+            "host-spawn" | "distrobox-host-exec" => &[],
+            // A local system container (as `docker exec`), a virtual machine (another machine).
+            "lxc exec" | "incus exec" | "multipass exec" => {
+                &["--env", "--user", "--group", "--cwd", "--mode", "-n", "--working-directory"]
+            }
+            "direnv exec" | "distrobox enter" => &["-n", "--name"],
+            "toolbox run" => &["-c", "--container", "-d", "--distro", "-r", "--release"],
+            "pkexec" => &["--user", "-u"],
+            "run0" => &[
+                "-u",
+                "--user",
+                "-g",
+                "--group",
+                "-D",
+                "--chdir",
+                "--setenv",
+                "--unit",
+                "--property",
+                "--description",
+                "--slice",
+                "--nice",
+                "--machine",
+            ],
+            "runuser" => &["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w"],
+            "ssh-agent" => &["-a", "-t", "-E", "-P"],
+            "xvfb-run" => {
+                &["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "-w"]
+            }
+            "screen" => &["-S", "-c", "-e", "-h", "-p", "-s", "-t", "-T", "-Logfile"],
+            "watchexec" => &[
+                "-e",
+                "--exts",
+                "-w",
+                "--watch",
+                "-i",
+                "--ignore",
+                "-d",
+                "--debounce",
+                "-s",
+                "--signal",
+                "-f",
+                "--filter",
+            ],
+            "bwrap" => &[
+                "--bind",
+                "--ro-bind",
+                "--dev-bind",
+                "--bind-try",
+                "--ro-bind-try",
+                "--symlink",
+                "--chdir",
+                "--setenv",
+                "--unsetenv",
+                "--uid",
+                "--gid",
+                "--hostname",
+                "--tmpfs",
+                "--proc",
+                "--dev",
+                "--dir",
+                "--remount-ro",
+                "--file",
+                "--bind-data",
+                "--ro-bind-data",
+                "--seccomp",
+                "--lock-file",
+                "--sync-fd",
+                "--info-fd",
+                "--cap-add",
+                "--cap-drop",
+                "--perms",
+                "--size",
+            ],
             // `systemd-run [--on-active=10m] CMD`: the command, now or on a timer.
             "systemd-run" => &[
                 "-u",
@@ -1379,7 +1744,13 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             return; // `command -v X` looks X up
         }
         match head.as_str() {
-            "sudo" | "doas" | "nsenter" => ctx.elevated = true,
+            "sudo" | "doas" | "nsenter" | "pkexec" | "run0" => ctx.elevated = true,
+            // Only root can run `runuser`; `gosu` and `su-exec` run as the user they name.
+            "runuser" => ctx.elevated = true,
+            "multipass exec" => ctx.remote = true,
+            "gosu" | "su-exec" => {
+                ctx.elevated |= parts.get(1).is_some_and(|(u, _)| u == "root" || u == "0" || u.starts_with("root:"));
+            }
             "xargs" => *xargs = true,
             // On another machine's systemd (`-H user@host`, `--host=...`), rule 4's.
             "systemd-run" => {
@@ -1405,10 +1776,15 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             if !a.starts_with('-') || a == "-" {
                 break;
             }
-            let takes = valued.contains(&a.as_str()) && !a.contains('=');
-            // A short option glued to its value (`-n5`, `-uroot`) takes none more.
+            // `screen -dmS NAME`: a cluster ending in `S` takes the name.
+            let takes = (valued.contains(&a.as_str()) || (head == "screen" && a.len() > 2 && a.ends_with('S')))
+                && !a.contains('=');
+            // A short option glued to its value (`-n5`, `-uroot`) takes none more; `bwrap`'s
+            // binds take two.
+            let values =
+                if takes && head == "bwrap" && (a.contains("bind") || a == "--symlink") { 2 } else { takes as usize };
             parts.remove(0);
-            if takes && !parts.is_empty() {
+            for _ in 0..values.min(parts.len()) {
                 parts.remove(0);
             }
         }
@@ -1416,6 +1792,19 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             // `timeout DURATION CMD`, `flock FILE CMD`, `chrt PRIO CMD`, `taskset MASK CMD`.
             "timeout" | "flock" | "chrt" | "taskset" if !parts.is_empty() => {
                 parts.remove(0);
+            }
+            // `gosu USER CMD`, `su-exec USER CMD`, `direnv exec DIR CMD`, `aws-vault exec PROFILE
+            // CMD`, `distrobox enter NAME CMD`: a positional first.
+            "gosu" | "su-exec" | "direnv exec" | "aws-vault exec" | "distrobox enter" | "lxc exec" | "incus exec"
+            | "multipass exec"
+                if !parts.is_empty() =>
+            {
+                if parts.first().is_some_and(|(a, _)| a != "--") {
+                    parts.remove(0);
+                }
+                if parts.first().is_some_and(|(a, _)| a == "--") {
+                    parts.remove(0);
+                }
             }
             // `watch` runs its arguments through `sh -c`, joined.
             "watch" if !parts.is_empty() => {
@@ -1429,8 +1818,41 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             // `xargs` alone runs `echo`.
             parts.push(("echo".into(), false));
         }
+        if parts.is_empty() {
+            *parts = whole;
+            return;
+        }
     }
 }
+
+/// Runners whose subcommand runs the command after its options: `uv run pytest`, `bundle exec
+/// rake db:drop`, `op run -- ./deploy.sh`, `aws-vault exec prod -- aws s3 rb ...`.
+const RUNNERS: [(&str, &str); 24] = [
+    ("lxc", "exec"),
+    ("incus", "exec"),
+    ("multipass", "exec"),
+    ("direnv", "exec"),
+    ("distrobox", "enter"),
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("rye", "run"),
+    ("pixi", "run"),
+    ("bundle", "exec"),
+    ("conda", "run"),
+    ("mamba", "run"),
+    ("micromamba", "run"),
+    ("mise", "exec"),
+    ("mise", "x"),
+    ("asdf", "exec"),
+    ("toolbox", "run"),
+    ("op", "run"),
+    ("doppler", "run"),
+    ("infisical", "run"),
+    ("aws-vault", "exec"),
+];
 
 /// What `ssh` runs on the other machine: the words after its host, joined; none for a login
 /// or a tunnel.
@@ -1457,7 +1879,8 @@ fn ssh_command(args: &[(String, bool)]) -> Option<String> {
 
 /// What `docker exec [options] CONTAINER CMD...` runs inside.
 fn container_command(args: &[(String, bool)]) -> Option<String> {
-    const VALUED: [&str; 8] = ["-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"];
+    const VALUED: [&str; 9] =
+        ["-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys", "--index"];
     let mut i = 0;
     while i < args.len() && args[i].0.starts_with('-') {
         i += if VALUED.contains(&args[i].0.as_str()) { 2 } else { 1 };
@@ -1528,6 +1951,95 @@ mod tests {
         ] {
             assert_eq!(names(inside), ["docker"], "{inside}");
         }
+    }
+
+    #[test]
+    fn runners_sandboxes_and_users_are_wrappers() {
+        for c in [
+            "uv run --with rich rm -rf ~",
+            "poetry run rm -rf ~",
+            "bundle exec rm -rf ~",
+            "conda run -n base rm -rf ~",
+            "mise exec -- rm -rf ~",
+            "op run --env-file=.env -- rm -rf ~",
+            "doppler run -p web -c prd -- rm -rf ~",
+            "direnv exec . rm -rf ~",
+            "distrobox enter dev -- rm -rf ~",
+            "toolbox run -c dev rm -rf ~",
+            "flatpak-spawn --host rm -rf ~",
+            "firejail --noprofile rm -rf ~",
+            "unshare -r rm -rf ~",
+            "bwrap --bind / / --dev /dev rm -rf ~",
+            "xvfb-run -a -s '-screen 0 1024x768x24' rm -rf ~",
+            "screen -dmS job bash -c 'rm -rf ~'",
+            "watchexec -e rs -- rm -rf ~",
+            "ssh-agent rm -rf ~",
+            "lxc exec web -- rm -rf ~",
+        ] {
+            assert_eq!(programs(c)[0], ("rm".into(), vec!["-rf".into(), "~".into()], false, false), "{c}");
+        }
+        for c in
+            ["pkexec rm -rf /etc", "run0 -u root rm -rf /etc", "gosu root rm -rf /etc", "runuser -u bob -- rm -rf /etc"]
+        {
+            assert_eq!(programs(c)[0], ("rm".into(), vec!["-rf".into(), "/etc".into()], false, true), "{c}");
+        }
+        assert!(!programs("gosu app rm -rf /srv/app/cache")[0].3);
+        assert_eq!(
+            programs("aws-vault exec prod -- aws s3 rb s3://acme --force")[0].1,
+            ["s3", "rb", "s3://acme", "--force"]
+        );
+        // A virtual machine is another machine.
+        assert!(programs("multipass exec vm1 -- rm -rf /srv")[0].2);
+        // What they run is the call: `uv run pytest` is `pytest`.
+        assert_eq!(names("uv run pytest -x"), ["pytest"]);
+        assert_eq!(names("bundle exec rails db:drop"), ["rails"]);
+        // With nothing to run, the wrapper is the call.
+        assert_eq!(names("screen -ls"), ["screen"]);
+        assert_eq!(names("uv run"), ["uv"]);
+        assert_eq!(names("sudo -i"), ["sudo"]);
+    }
+
+    #[test]
+    fn programs_that_run_a_command_given_as_text_run_it() {
+        for (c, also) in [
+            ("tmux new-session -d -s job 'rm -rf ~'", "tmux"),
+            ("tmux -L x new-window -n w rm -rf ~", "tmux"),
+            ("hyperfine --warmup 3 'ls' 'rm -rf ~'", "hyperfine"),
+            ("hyperfine --prepare 'rm -rf ~' 'ls'", "hyperfine"),
+            ("nix-shell -p jq --run 'rm -rf ~'", "nix-shell"),
+            ("nix develop .#ci -c rm -rf ~", "nix"),
+            ("script -qc 'rm -rf ~' /dev/null", "script"),
+            ("sg wheel -c 'rm -rf ~'", "sg"),
+            ("tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'", "tar"),
+            ("zip out.zip x -T -TT 'rm -rf ~'", "zip"),
+            ("vim -c '!rm -rf ~' -c q", "vim"),
+            ("git -c alias.x='!rm -rf ~' x", "git"),
+            ("parallel rm -rf ::: ~", "parallel"),
+        ] {
+            let calls = programs(c);
+            assert!(calls.iter().any(|x| x.0 == "rm" && x.1 == ["-rf", "~"]), "{c}: {calls:?}");
+            assert_eq!(calls.last().map(|x| x.0.as_str()), Some(also), "{c}");
+        }
+        // `at` runs what its heredoc or the pipe gives it, later.
+        assert_eq!(names("at now + 1 hour <<< 'rm -rf ~'"), ["rm", "at"]);
+        assert_eq!(names("echo 'rm -rf ~' | at midnight"), ["echo", "rm"]);
+        assert_eq!(names("at -f jobs.sh now"), ["at"]);
+        // On another machine: `vagrant ssh -c`, `rsync --rsync-path`, `parallel -S`.
+        for c in [
+            "vagrant ssh -c 'rm -rf /srv'",
+            "rsync --rsync-path='rm -rf /srv' host:x .",
+            "parallel -S web1 rm -rf ::: /srv",
+        ] {
+            assert!(programs(c).iter().any(|x| x.0 == "rm" && x.2), "{c}");
+        }
+        // A git alias not called, or not a shell one, runs nothing; nor does text that is not a
+        // command.
+        assert_eq!(names("git -c alias.x='!rm -rf ~' status"), ["git"]);
+        assert_eq!(names("vim -c 'set nu' notes.md"), ["vim"]);
+        assert_eq!(names("tmux new-session -s work -c ~/src"), ["tmux"]);
+        // A project's containers: `docker compose exec` runs in one, `docker compose run` binds.
+        assert_eq!(programs("docker compose exec -T web rm -rf /app/tmp")[0].1, ["-rf", "/app/tmp"]);
+        assert_eq!(programs("docker compose run --rm --no-deps -v /:/host app rm -rf /host/etc")[0].1, ["-rf", "/etc"]);
     }
 
     #[test]
@@ -1773,6 +2285,10 @@ mod tests {
         );
         assert_eq!(names("node -e \"console.log('rm -rf ~')\""), ["node"]);
         assert_eq!(names("perl -ne 'print if /DROP TABLE/' db/schema.sql"), ["perl"]);
+        // Awk's `system()`, and what it only prints.
+        assert_eq!(names("awk -F: 'BEGIN { system(\"rm -rf ~\") }'"), ["rm", "awk"]);
+        assert_eq!(names("awk '/system/ { print \"rm -rf ~\" }' log.txt"), ["awk"]);
+        assert_eq!(names("gawk -f cleanup.awk data.txt"), ["gawk"]);
     }
 
     #[test]
