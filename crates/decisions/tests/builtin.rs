@@ -240,9 +240,15 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
     use decisions::builtin::{features, shell};
     let mut facts: std::collections::BTreeMap<usize, String> = Default::default();
     let mut others = std::collections::BTreeSet::new();
-    for dir in
-        ["model/labels", "model/fresh", "model/fresh-sessions", "model/fresh-3", "model/fresh-4", "model/unseen-tldr"]
-    {
+    for dir in [
+        "model/labels",
+        "model/fresh",
+        "model/fresh-sessions",
+        "model/fresh-3",
+        "model/fresh-4",
+        "model/fresh-5",
+        "model/unseen-tldr",
+    ] {
         for e in train::load(&root().join(dir)).expect("rows") {
             for call in &shell::analyse(&e.command).calls {
                 for f in features::of(call) {
