@@ -27,6 +27,12 @@ pub enum Lang {
     Php,
     /// `awk 'PROGRAM'`: its `system("CMD")`.
     Awk,
+    /// `lua -e`: its `os.execute("CMD")`, `io.popen("CMD")`.
+    Lua,
+    /// `Rscript -e`, `R -e`: its `system("CMD")`.
+    R,
+    /// `emacs --eval`: its `(shell-command "CMD")`.
+    Elisp,
 }
 
 /// The most code read, and the most commands taken from it.
@@ -46,6 +52,9 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
             "node" | "nodejs" | "bun" | "deno" => Lang::Node,
             "php" => Lang::Php,
             "awk" | "gawk" | "mawk" | "nawk" => return awk_program(args),
+            "lua" | "luajit" => Lang::Lua,
+            "Rscript" | "R" => Lang::R,
+            "emacs" => Lang::Elisp,
             _ => return None,
         }
     };
@@ -54,6 +63,8 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
         Lang::Node => matches!(a, "-e" | "--eval" | "-p" | "--print"),
         Lang::Php => a == "-r",
         Lang::Awk => false,
+        Lang::Lua | Lang::R => a == "-e",
+        Lang::Elisp => a == "--eval" || a == "-eval",
         // `-e`, and short flags glued before it: `-ne`, `-lane`, `-pe`.
         Lang::Perl | Lang::Ruby => {
             a.len() >= 2
@@ -146,7 +157,7 @@ pub fn commands(lang: Lang, code: &str) -> Vec<String> {
 /// Calls that run a shell command or a program: the command follows, as one string or as argv.
 static RUNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:\bos\.(?:system|popen)|\bsubprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|\b(?:system|exec|execSync|execFileSync|spawnSync|shell_exec|passthru|popen|proc_open))\b\s*\(?\s*",
+        r"(?:\bos\.(?:system|popen|execute)|\bio\.popen|\bshell-command(?:-to-string)?|\bsubprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|\b(?:system|exec|execSync|execFileSync|spawnSync|shell_exec|passthru|popen|proc_open))\b\s*\(?\s*",
     )
 });
 /// Perl's, Ruby's and PHP's backticks and `qx`/`%x`: what they hold runs.
@@ -196,7 +207,7 @@ fn outside_strings(code: &str, lang: Lang) -> Vec<bool> {
     // Awk's strings are double-quoted only.
     let quotes: &[u8] = match lang {
         Lang::Node => b"'\"`",
-        Lang::Awk => b"\"",
+        Lang::Awk | Lang::Elisp => b"\"",
         _ => b"'\"",
     };
     let mut i = 0;

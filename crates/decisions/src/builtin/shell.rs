@@ -381,6 +381,13 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 substitutions(n, ctx, out);
             }
             let docker_remote = assignments.iter().filter_map(word).any(|(w, _)| remote_docker_host(&w));
+            // A variable naming a command the program will run (`LESSOPEN='| CMD %s' less f`,
+            // `GIT_SSH_COMMAND=CMD git fetch`, `PAGER=CMD man ls`).
+            if !words.is_empty() {
+                for code in assignments.iter().filter_map(word).filter_map(|(w, _)| command_variable(&w)) {
+                    parse_into(&code, &Context { depth: ctx.depth + 1, ..*ctx }, out);
+                }
+            }
             command(words, redirects, &Context { docker_remote: ctx.docker_remote || docker_remote, ..*ctx }, out);
         }
         NodeKind::Pipeline { commands, .. } => {
@@ -606,6 +613,11 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     let mut ctx = *ctx;
     while let Some((w, _)) = parts.first().filter(|(w, _)| is_assignment(w)) {
         ctx.docker_remote |= remote_docker_host(w);
+        if let Some(code) = command_variable(w)
+            && parts.len() > 1
+        {
+            parse_into(&code, &Context { depth: ctx.depth + 1, ..ctx }, out);
+        }
         parts.remove(0);
     }
     let mut writes = Vec::new();
@@ -638,7 +650,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     let name = base(&program).to_string();
     // A Docker daemon on another machine (`DOCKER_HOST=ssh://...`, `--context prod`, `-H
     // tcp://...`): what it does there is rule 4's.
-    let docker = matches!(name.as_str(), "docker" | "podman" | "docker-compose").then(|| docker_options(&args));
+    let docker =
+        matches!(name.as_str(), "docker" | "podman" | "docker-compose" | "nerdctl").then(|| docker_options(&args));
     if let Some((options, _)) = &docker
         && (ctx.docker_remote || docker_elsewhere(options))
     {
@@ -654,15 +667,32 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         parse_into(&printed_by(code, &ctx).unwrap_or_else(|| code.clone()), &inner, out);
         return;
     }
-    if name == "eval" || (name == "su" && args.iter().any(|(a, _)| a == "-c")) {
+    if name == "eval" || (matches!(name.as_str(), "su" | "runuser") && args.iter().any(|(a, _)| a == "-c")) {
         let code: Vec<&str> = match name.as_str() {
-            "su" => args.iter().skip_while(|(a, _)| a != "-c").nth(1).map(|(a, _)| a.as_str()).into_iter().collect(),
+            "su" | "runuser" => {
+                args.iter().skip_while(|(a, _)| a != "-c").nth(1).map(|(a, _)| a.as_str()).into_iter().collect()
+            }
             _ => args.iter().map(|(a, _)| a.as_str()).collect(),
         };
-        let inner = Context { elevated: ctx.elevated || name == "su", ..inner };
+        let inner = Context { elevated: ctx.elevated || name == "su" || name == "runuser", ..inner };
         let code = code.join(" ");
         parse_into(&printed_by(&code, &ctx).unwrap_or(code), &inner, out);
         return;
+    }
+    // `ssh -o ProxyCommand=CMD`: CMD runs here, to reach the host.
+    if name == "ssh" {
+        for (i, (a, _)) in args.iter().enumerate() {
+            let option = if a == "-o" { args.get(i + 1).map(|(v, _)| v.as_str()) } else { a.strip_prefix("-o") };
+            if let Some(v) = option
+                && let Some(code) = v
+                    .get(..13)
+                    .filter(|k| k.eq_ignore_ascii_case("proxycommand="))
+                    .map(|_| &v[13..])
+                    .or_else(|| v.get(..13).filter(|k| k.eq_ignore_ascii_case("proxycommand ")).map(|_| &v[13..]))
+            {
+                parse_into(code, &inner, out);
+            }
+        }
     }
     if name == "ssh"
         && let Some(rest) = ssh_command(&args)
@@ -725,6 +755,18 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
             return;
         }
     }
+    // `kubectl run NAME --image=X -- CMD`, `kubectl create job NAME --image=X -- CMD`: CMD runs in
+    // the cluster; the call that creates the pod or job is judged too.
+    if name == "kubectl"
+        && (args.first().is_some_and(|(a, _)| a == "run")
+            || (args.first().is_some_and(|(a, _)| a == "create") && args.get(1).is_some_and(|(a, _)| a == "job")))
+        && let Some(dash) = args.iter().position(|(a, _)| a == "--")
+    {
+        let rest: Vec<String> = args[dash + 1..].iter().map(|(a, _)| quote(a)).collect();
+        if !rest.is_empty() {
+            parse_into(&rest.join(" "), &Context { remote: true, ..inner }, out);
+        }
+    }
     // `adb shell CMD`: a phone or board on USB is another machine (settled point 51).
     if name == "adb"
         && let Some(at) = args.iter().position(|(a, _)| a == "shell")
@@ -739,7 +781,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // runs in one on another machine's daemon, there). Docker's own options may come first.
     // `docker compose exec SERVICE CMD` (`docker-compose exec`) too: a container of the project.
     let sub = docker.as_ref().and_then(|(_, at)| *at).map(|at| at + usize::from(args[at].0 == "compose"));
-    if matches!(name.as_str(), "docker" | "podman" | "docker-compose")
+    if matches!(name.as_str(), "docker" | "podman" | "docker-compose" | "nerdctl")
         && let Some(at) = sub
         && args.get(at).is_some_and(|(a, _)| a == "exec")
         && let Some(rest) = container_command(&args[at + 1..])
@@ -752,7 +794,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // (`-v /:/host`) it changes them, and a privileged container's devices are this machine's.
     // The calls that reach them are judged as run here, on this machine's paths; the `docker
     // run` call itself stays.
-    if matches!(name.as_str(), "docker" | "podman" | "docker-compose")
+    if matches!(name.as_str(), "docker" | "podman" | "docker-compose" | "nerdctl")
         && let Some(at) = sub
         && let Some((code, views)) = container_run(&args[at..])
     {
@@ -930,6 +972,8 @@ pub fn first_operand(args: &[String]) -> usize {
 /// decoded by `base64 -d` (settled point 53).
 fn prints(call: &Call, carried: Option<String>) -> Option<String> {
     let decodes = |a: &String| matches!(a.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id");
+    // What it reads: the pipe, or a here-string (`base64 -d <<< B64`).
+    let input = carried.or_else(|| call.stdin_text.clone());
     match base(&call.program) {
         "echo" => Some(call.args[first_operand(&call.args)..].join(" ")),
         // `printf 'rm -rf ~'`, `printf '%s\n' 'rm -rf ~'`: the format, or what it formats.
@@ -937,13 +981,91 @@ fn prints(call: &Call, carried: Option<String>) -> Option<String> {
             let operands = &call.args[first_operand(&call.args)..];
             let (format, rest) = operands.split_first()?;
             let text = if rest.is_empty() || !format.contains('%') { format.clone() } else { rest.join("\n") };
-            Some(text.replace("\\n", "\n").replace("\\t", " "))
+            Some(unescape(&text))
         }
         "base64" if call.args.iter().any(decodes) && call.args.iter().all(|a| a.starts_with('-')) => {
-            base64_decode(&carried?)
+            base64_decode(&input?)
+        }
+        // Decoders a guard is tested with: `rev`, `tr 'a-z' 'n-za-m'` (rot13), `xxd -r -p`.
+        "rev" if call.args.is_empty() => {
+            Some(input?.lines().map(|l| l.chars().rev().collect::<String>()).collect::<Vec<_>>().join("\n"))
+        }
+        "tr" => match call.args.as_slice() {
+            [from, to] => {
+                let (from, to) = (tr_set(from), tr_set(to));
+                let last = *to.last()?;
+                Some(
+                    input?
+                        .chars()
+                        .map(|c| from.iter().position(|f| *f == c).map_or(c, |i| *to.get(i).unwrap_or(&last)))
+                        .collect(),
+                )
+            }
+            _ => None,
+        },
+        "xxd" if call.args.iter().any(|a| a == "-r") && call.args.iter().any(|a| a == "-p" || a == "-ps") => {
+            let hex: Vec<u8> = input?.bytes().filter(u8::is_ascii_hexdigit).collect();
+            let bytes: Option<Vec<u8>> =
+                hex.chunks(2).map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()).collect();
+            String::from_utf8(bytes?).ok()
         }
         _ => None,
     }
+}
+
+/// A `tr` set with its ranges spelled out (`a-z`); at most 256 characters.
+fn tr_set(set: &str) -> Vec<char> {
+    let chars: Vec<char> = set.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() && out.len() < 256 {
+        if i + 2 < chars.len() && chars[i + 1] == '-' && chars[i] <= chars[i + 2] {
+            out.extend((chars[i]..=chars[i + 2]).take(256));
+            i += 3;
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `printf`'s escapes: `\n`, `\t`, `\\`, octal `\NNN` and hex `\xHH`.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek().copied() {
+            Some('n') => {
+                chars.next();
+                out.push('\n');
+            }
+            Some('t') => {
+                chars.next();
+                out.push(' ');
+            }
+            Some('\\') => {
+                chars.next();
+                out.push('\\');
+            }
+            Some('x') => {
+                chars.next();
+                let digits: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit)).take(2).collect();
+                out.extend(u32::from_str_radix(&digits, 16).ok().and_then(char::from_u32));
+            }
+            Some('0'..='7') => {
+                let digits: String =
+                    std::iter::from_fn(|| chars.next_if(|c| ('0'..='7').contains(c))).take(3).collect();
+                out.extend(u32::from_str_radix(&digits, 8).ok().and_then(char::from_u32));
+            }
+            _ => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// The text a `$(...)` prints, when it is a pipe of an `echo` and decoders
@@ -1307,6 +1429,28 @@ fn apple_shell_scripts(args: &[(String, bool)]) -> Vec<(String, bool)> {
     found
 }
 
+/// The command an assignment names for the program it prefixes to run: a pager, an editor, git's
+/// ssh command or external diff, less's input filter (`LESSOPEN='| CMD %s'`, without its `|` and
+/// `%s`).
+fn command_variable(assignment: &str) -> Option<String> {
+    const RUN: [&str; 11] = [
+        "LESSOPEN",
+        "LESSCLOSE",
+        "PAGER",
+        "MANPAGER",
+        "GIT_PAGER",
+        "GIT_SSH_COMMAND",
+        "GIT_EDITOR",
+        "GIT_EXTERNAL_DIFF",
+        "EDITOR",
+        "VISUAL",
+        "SYSTEMD_PAGER",
+    ];
+    let (name, value) = assignment.split_once('=')?;
+    let value = value.trim_matches(['"', '\'']).trim_start().trim_start_matches('|').replace("%s", "");
+    (RUN.contains(&name) && !value.trim().is_empty()).then(|| value.trim().to_string())
+}
+
 /// `hyperfine`'s options that take one value.
 const HYPERFINE_VALUED: [&str; 30] = [
     "-w",
@@ -1393,7 +1537,12 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         // `parallel CMD ::: A B`: CMD once for each argument (`{}` is where it goes), up to 8; with
         // `-S`/`--sshlogin`, on other machines.
         "parallel" => {
-            let Some(sep) = args.iter().position(|(a, _)| a == ":::") else { return Vec::new() };
+            let everywhere = args.iter().any(|(a, _)| a == "--nonall" || a == "--onall");
+            let sep = match args.iter().position(|(a, _)| a == ":::") {
+                Some(sep) => sep,
+                None if everywhere => args.len(),
+                None => return Vec::new(),
+            };
             let mut i = 0;
             while args.get(i).is_some_and(|(a, _)| a.starts_with('-')) && i < sep {
                 let valued = [
@@ -1417,6 +1566,9 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             let command = joined(args.get(i..sep).unwrap_or_default());
             if command.is_empty() {
                 return Vec::new();
+            }
+            if sep == args.len() {
+                return vec![(command, remote)];
             }
             args[sep + 1..]
                 .iter()
@@ -1458,6 +1610,19 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
                 "run-shell",
                 "run",
             ];
+            // `tmux send-keys -t PANE 'CMD' Enter`: typed into the pane's shell, and run.
+            if args.get(i).is_some_and(|(a, _)| a == "send-keys" || a == "send") {
+                let mut k = i + 1;
+                while let Some((a, _)) = args.get(k).filter(|(a, _)| a.starts_with('-')) {
+                    k += if matches!(a.as_str(), "-t" | "-N") { 2 } else { 1 };
+                }
+                let keys = args.get(k..).unwrap_or_default();
+                if let Some(((last, _), typed)) = keys.split_last()
+                    && matches!(last.as_str(), "Enter" | "C-m" | "KPEnter")
+                {
+                    codes.push(typed.iter().map(|(a, _)| a.as_str()).collect::<Vec<_>>().join(" "));
+                }
+            }
             if args.get(i).is_some_and(|(a, _)| RUN.contains(&a.as_str())) {
                 i += 1;
                 while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-') && a != "--") {
@@ -1515,6 +1680,17 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         ),
         "git" => {
             // `-c alias.NAME=!CMD`, then the first word that is not an option: the alias called.
+            // `-c core.pager=CMD` and `-c core.sshCommand=CMD` run too, and so do `bisect run
+            // CMD`, `rebase --exec CMD`, `submodule foreach CMD` and `difftool -x CMD`.
+            let mut codes: Vec<String> = Vec::new();
+            for (i, (a, _)) in args.iter().enumerate() {
+                if a == "-c"
+                    && let Some((key, code)) = args.get(i + 1).and_then(|(v, _)| v.split_once('='))
+                    && matches!(key.to_ascii_lowercase().as_str(), "core.pager" | "core.sshcommand" | "core.editor")
+                {
+                    codes.push(code.to_string());
+                }
+            }
             let mut aliases = Vec::new();
             let mut i = 0;
             while let Some((a, _)) = args.get(i) {
@@ -1536,12 +1712,143 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
                 i += if matches!(a.as_str(), "-C" | "--git-dir" | "--work-tree" | "--namespace") { 2 } else { 1 };
             }
             let called = args.get(i).map(|(a, _)| a.as_str());
-            let rest = args.get(i + 1..).map(joined).unwrap_or_default();
-            here(
+            let after = args.get(i + 1..).unwrap_or_default();
+            let rest = joined(after);
+            codes.extend(
                 aliases
                     .into_iter()
                     .filter(|(name, _)| Some(name.as_str()) == called)
-                    .map(|(_, code)| if rest.is_empty() { code } else { format!("{code} {rest}") })
+                    .map(|(_, code)| if rest.is_empty() { code } else { format!("{code} {rest}") }),
+            );
+            let value_of = |flags: &[&str]| {
+                after.iter().enumerate().find_map(|(k, (a, _))| match a.split_once('=') {
+                    Some((f, v)) if flags.contains(&f) => Some(v.to_string()),
+                    _ => flags.contains(&a.as_str()).then(|| after.get(k + 1).map(|(v, _)| v.clone())).flatten(),
+                })
+            };
+            match called {
+                Some("bisect") if after.first().is_some_and(|(a, _)| a == "run") => codes.push(joined(&after[1..])),
+                Some("rebase") => codes.extend(value_of(&["--exec", "-x"])),
+                Some("difftool") => codes.extend(value_of(&["--extcmd", "-x"])),
+                Some("submodule") if after.first().is_some_and(|(a, _)| a == "foreach") => {
+                    let words: Vec<_> =
+                        after[1..].iter().filter(|(a, _)| a != "--recursive" && a != "-q").cloned().collect();
+                    match words.as_slice() {
+                        [(code, _)] => codes.push(code.clone()),
+                        [] => {}
+                        many => codes.push(joined(many)),
+                    }
+                }
+                _ => {}
+            }
+            here(codes)
+        }
+        // A pager or a command a program is told to run: `man -P CMD`, `nodemon --exec CMD`,
+        // `sbatch --wrap=CMD`.
+        "man" => here(values(&["-P", "--pager"])),
+        // `sops exec-env FILE CMD`, `sops exec-file FILE CMD`: CMD with the secrets.
+        "sops" if matches!(sub, Some("exec-env" | "exec-file")) => {
+            let words: Vec<_> = args[1..].iter().filter(|(a, _)| !a.starts_with('-')).collect();
+            here(words.get(1).map(|(c, _)| c.clone()).into_iter().collect())
+        }
+        "nodemon" => here(values(&["--exec", "-x"])),
+        "sbatch" => here(values(&["--wrap"])),
+        // Batch schedulers' jobs: `qsub -b y CMD...`, `bsub [options] CMD...`, `pueue add CMD`,
+        // `rush CMD` (once, `{}` left as it is).
+        "qsub" | "bsub" | "pueue" | "rush" => {
+            let valued: &[&str] = match name {
+                "qsub" => &["-b", "-N", "-q", "-l", "-o", "-e", "-pe", "-t", "-wd", "-A", "-P"],
+                "bsub" => &["-q", "-J", "-o", "-e", "-n", "-W", "-R", "-M", "-G", "-P", "-u"],
+                "rush" => &["-j", "--jobs", "-k", "-D", "-d", "-i", "-J", "-T"],
+                _ => &[
+                    "-d",
+                    "--delay",
+                    "-g",
+                    "--group",
+                    "-l",
+                    "--label",
+                    "-w",
+                    "--working-directory",
+                    "-a",
+                    "--after",
+                    "-o",
+                    "--priority",
+                ],
+            };
+            let args = if name == "pueue" {
+                match args.first() {
+                    Some((a, _)) if a == "add" => &args[1..],
+                    _ => return Vec::new(),
+                }
+            } else {
+                args
+            };
+            if name == "qsub" && !args.windows(2).any(|w| w[0].0 == "-b" && w[1].0 == "y") {
+                return Vec::new();
+            }
+            let mut i = 0;
+            while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
+                i += if a == "--" {
+                    1
+                } else if valued.contains(&a.as_str()) {
+                    2
+                } else {
+                    1
+                };
+                if a == "--" {
+                    break;
+                }
+            }
+            match args.get(i..).unwrap_or_default() {
+                [] => Vec::new(),
+                [(code, _)] => here(vec![code.clone()]),
+                words => here(vec![joined(words)]),
+            }
+        }
+        // On another machine: `heroku run CMD`, `fly ssh console -C CMD`, and `parallel --nonall
+        // -S HOSTS CMD` (the `:::` form is above).
+        "heroku" if sub == Some("run") => {
+            let mut i = 1;
+            while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
+                i += if matches!(a.as_str(), "-a" | "--app" | "-s" | "--size" | "-e" | "--env" | "-r" | "--remote") {
+                    2
+                } else {
+                    1
+                };
+            }
+            match args.get(i..).unwrap_or_default() {
+                [] => Vec::new(),
+                [(code, _)] => vec![(code.clone(), true)],
+                words => vec![(joined(words), true)],
+            }
+        }
+        "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        // A database client's shell escape (`\! CMD`, MySQL's `system CMD`) runs here.
+        _ if is_database_client(name) => values(&["-c", "--command", "-e", "--execute"])
+            .into_iter()
+            .filter_map(|v| {
+                let v = v.trim_start();
+                v.strip_prefix("\\!").or_else(|| v.strip_prefix("system ")).map(|c| (c.trim().to_string(), false))
+            })
+            .collect(),
+        // GNU sed's `e COMMAND`, after an address or none (`sed -n '1e CMD' f`).
+        "sed" | "gsed" => {
+            let scripts = values(&["-e", "--expression"]);
+            let scripts = if scripts.is_empty() {
+                args.iter().find(|(a, _)| !a.starts_with('-')).map(|(a, _)| a.clone()).into_iter().collect()
+            } else {
+                scripts
+            };
+            here(
+                scripts
+                    .iter()
+                    .flat_map(|script| script.split(['\n', ';']))
+                    .filter_map(|part| {
+                        let command = part
+                            .trim_start()
+                            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | ' '));
+                        command.strip_prefix("e ").map(|c| c.trim().to_string())
+                    })
                     .collect(),
             )
         }
@@ -1573,12 +1880,27 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
         let mut head = base(head).to_string();
         // A wrapper with no command left (`screen -ls`, `uv run`, `sudo -i`) is itself the call.
         let whole = parts.clone();
+        let runner = parts.get(1).is_some_and(|(sub, _)| RUNNERS.contains(&(head.as_str(), sub.as_str())));
         // A runner's subcommand is part of its name (`uv run`, `bundle exec`), taken off with it.
         if let Some((sub, _)) = parts.get(1)
             && RUNNERS.contains(&(head.as_str(), sub.as_str()))
         {
             head = format!("{head} {sub}");
             parts.remove(0);
+            // Three words: `ip netns exec`, `kitty @ launch`, `wezterm cli spawn`.
+            if let Some((third, _)) = parts.get(1)
+                && matches!(
+                    (head.as_str(), third.as_str()),
+                    ("ip netns", "exec") | ("kitty @", "launch") | ("wezterm cli", "spawn")
+                )
+            {
+                head = format!("{head} {third}");
+                parts.remove(0);
+            }
+        }
+        // `runuser -l USER -c CMD` runs its command as `su -c` does (below, in `command`).
+        if head == "runuser" && parts.iter().any(|(a, _)| a == "-c" || a == "--command") {
+            return;
         }
         // Options each wrapper takes a value with.
         let valued: &[&str] = match head.as_str() {
@@ -1663,6 +1985,36 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
                 "--machine",
             ],
             "runuser" => &["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w"],
+            "pnpm dlx" | "pnpm exec" | "yarn exec" | "yarn dlx" | "npm exec" | "pipx run" | "rbenv exec"
+            | "pyenv exec" | "nodenv exec" | "cabal exec" | "fakeroot" | "nq" | "nvm exec" | "abduco"
+            | "ip netns exec" | "wezterm cli spawn" | "faketime" => &[],
+            "uvx" => &["--from", "--with", "--python", "-p"],
+            "volta run" => &["--node", "--npm", "--yarn", "--pnpm", "--env"],
+            "go run" => &["-tags", "-ldflags", "-gcflags", "-mod", "-C"],
+            "deno run" => &["--config", "-c", "--import-map", "--env-file", "--location", "--cert"],
+            "apptainer exec" | "singularity exec" => {
+                &["--bind", "-B", "--env", "--home", "-H", "--pwd", "--overlay", "-o"]
+            }
+            "kitty @ launch" => {
+                &["--type", "--cwd", "--title", "--tab-title", "--window-title", "--env", "--location", "--match", "-m"]
+            }
+            "sshpass" => &["-p", "-f", "-d", "-P"],
+            "daemonize" => &["-c", "-e", "-E", "-o", "-p", "-l", "-u"],
+            "prlimit" => &["-p", "--pid"],
+            "schroot" => &["-c", "--chroot", "-u", "--user", "-d", "--directory", "-n", "--session-name"],
+            "sandbox-exec" => &["-p", "-f", "-n", "-D"],
+            "perf stat" | "perf record" | "perf trace" => {
+                &["-e", "--event", "-o", "--output", "-p", "--pid", "-t", "-r", "--repeat", "-C", "-G", "-x"]
+            }
+            "retry" => &["-t", "--times", "-d", "--delay", "-u", "--until"],
+            "reflex" => {
+                &["-r", "--regex", "-R", "--inverse-regex", "-g", "--glob", "-G", "--inverse-glob", "-c", "--config"]
+            }
+            "sem" => &["-j", "--jobs", "--id"],
+            "wsl" => &["-d", "--distribution", "-u", "--user", "--cd"],
+            // On another machine: a VM's shell, a mobile shell, a Teleport node.
+            "limactl shell" | "tsh ssh" => &["-l", "--login", "-p", "--port", "--proxy", "--cluster", "--workdir"],
+            "mosh" => &["-p", "--port", "--ssh", "--predict", "--family"],
             "ssh-agent" => &["-a", "-t", "-E", "-P"],
             "xvfb-run" => {
                 &["-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file", "-p", "-w"]
@@ -1738,7 +2090,11 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
                 "-H",
                 "--host",
             ],
-            _ => return,
+            _ => {
+                // Not a wrapper after all (`ip netns list`): the words as they were.
+                *parts = whole;
+                return;
+            }
         };
         if head == "command" && parts.iter().skip(1).any(|(a, _)| a == "-v" || a == "-V") {
             return; // `command -v X` looks X up
@@ -1747,7 +2103,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             "sudo" | "doas" | "nsenter" | "pkexec" | "run0" => ctx.elevated = true,
             // Only root can run `runuser`; `gosu` and `su-exec` run as the user they name.
             "runuser" => ctx.elevated = true,
-            "multipass exec" => ctx.remote = true,
+            "multipass exec" | "limactl shell" | "tsh ssh" | "mosh" => ctx.remote = true,
             "gosu" | "su-exec" => {
                 ctx.elevated |= parts.get(1).is_some_and(|(u, _)| u == "root" || u == "0" || u.starts_with("root:"));
             }
@@ -1788,6 +2144,19 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
                 parts.remove(0);
             }
         }
+        // A runner's command follows its `--`, whatever comes before (`mise exec node@20 -- node`).
+        let mut dashed = false;
+        if runner && let Some(dash) = whole.iter().position(|(a, _)| a == "--") {
+            let skipped = whole.len() - parts.len();
+            if dash >= skipped {
+                parts.drain(..=dash - skipped);
+                dashed = true;
+            }
+        }
+        // `wsl -e CMD`, `wsl --exec CMD`: the rest is the command.
+        if head == "wsl" && parts.first().is_some_and(|(a, _)| a == "-e" || a == "--exec") {
+            parts.remove(0);
+        }
         match head.as_str() {
             // `timeout DURATION CMD`, `flock FILE CMD`, `chrt PRIO CMD`, `taskset MASK CMD`.
             "timeout" | "flock" | "chrt" | "taskset" if !parts.is_empty() => {
@@ -1796,8 +2165,9 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             // `gosu USER CMD`, `su-exec USER CMD`, `direnv exec DIR CMD`, `aws-vault exec PROFILE
             // CMD`, `distrobox enter NAME CMD`: a positional first.
             "gosu" | "su-exec" | "direnv exec" | "aws-vault exec" | "distrobox enter" | "lxc exec" | "incus exec"
-            | "multipass exec"
-                if !parts.is_empty() =>
+            | "multipass exec" | "nvm exec" | "abduco" | "ip netns exec" | "faketime" | "apptainer exec"
+            | "singularity exec" | "limactl shell" | "tsh ssh" | "mosh"
+                if !parts.is_empty() && !dashed =>
             {
                 if parts.first().is_some_and(|(a, _)| a != "--") {
                     parts.remove(0);
@@ -1814,6 +2184,14 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             }
             _ => {}
         }
+        // A package run by name: `go run example.com/x/cmd/migrate@latest`, `deno run npm:rimraf`.
+        if matches!(head.as_str(), "go run" | "deno run")
+            && let Some((program, _)) = parts.first_mut()
+        {
+            let name = program.strip_prefix("npm:").unwrap_or(program);
+            let name = name.rsplit_once('@').filter(|(n, _)| !n.is_empty()).map_or(name, |(n, _)| n);
+            *program = name.to_string();
+        }
         if parts.is_empty() && head == "xargs" {
             // `xargs` alone runs `echo`.
             parts.push(("echo".into(), false));
@@ -1827,7 +2205,31 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
 
 /// Runners whose subcommand runs the command after its options: `uv run pytest`, `bundle exec
 /// rake db:drop`, `op run -- ./deploy.sh`, `aws-vault exec prod -- aws s3 rb ...`.
-const RUNNERS: [(&str, &str); 24] = [
+const RUNNERS: [(&str, &str); 48] = [
+    ("pnpm", "dlx"),
+    ("pnpm", "exec"),
+    ("yarn", "exec"),
+    ("yarn", "dlx"),
+    ("npm", "exec"),
+    ("pipx", "run"),
+    ("rbenv", "exec"),
+    ("pyenv", "exec"),
+    ("nodenv", "exec"),
+    ("cabal", "exec"),
+    ("nvm", "exec"),
+    ("volta", "run"),
+    ("go", "run"),
+    ("deno", "run"),
+    ("apptainer", "exec"),
+    ("singularity", "exec"),
+    ("ip", "netns"),
+    ("kitty", "@"),
+    ("wezterm", "cli"),
+    ("perf", "stat"),
+    ("perf", "record"),
+    ("perf", "trace"),
+    ("limactl", "shell"),
+    ("tsh", "ssh"),
     ("lxc", "exec"),
     ("incus", "exec"),
     ("multipass", "exec"),
@@ -2040,6 +2442,69 @@ mod tests {
         // A project's containers: `docker compose exec` runs in one, `docker compose run` binds.
         assert_eq!(programs("docker compose exec -T web rm -rf /app/tmp")[0].1, ["-rf", "/app/tmp"]);
         assert_eq!(programs("docker compose run --rm --no-deps -v /:/host app rm -rf /host/etc")[0].1, ["-rf", "/etc"]);
+    }
+
+    #[test]
+    fn more_runners_pagers_schedulers_and_decoders_are_read() {
+        // Each hides `rm -rf ~` (or reads it out of an encoding) on this machine.
+        for c in [
+            "pnpm dlx rimraf ~ && rm -rf ~",
+            "mise exec node@20 -- rm -rf ~",
+            "nvm exec 16 rm -rf ~",
+            "ip netns exec vpn rm -rf ~",
+            "kitty @ launch --type=tab --hold rm -rf ~",
+            "wezterm cli spawn -- rm -rf ~",
+            "faketime '2030-01-01' rm -rf ~",
+            "daemonize -o /tmp/o.log /bin/rm -rf ~",
+            "sshpass -p x rm -rf ~",
+            "apptainer exec --bind /data:/data image.sif rm -rf ~",
+            "runuser -l git -c 'rm -rf ~'",
+            "git -c core.pager='rm -rf ~ #' log -1",
+            "git bisect run rm -rf ~",
+            "git rebase --exec 'rm -rf ~' main",
+            "git submodule foreach --recursive 'rm -rf ~'",
+            "man -P 'rm -rf ~' ls",
+            "LESSOPEN='| rm -rf ~ %s' less README.md",
+            "GIT_SSH_COMMAND='rm -rf ~' git fetch",
+            "sed -n '1e rm -rf ~' /etc/hostname",
+            "ssh -o ProxyCommand='rm -rf ~' bastion",
+            "mysql -u root -e '\\! rm -rf ~'",
+            "nodemon --exec 'rm -rf ~'",
+            "sbatch --wrap='rm -rf ~'",
+            "qsub -b y -N x rm -rf ~",
+            "bsub -q short 'rm -rf ~'",
+            "pueue add -- rm -rf ~",
+            "sops exec-env secrets.yaml 'rm -rf ~'",
+            "tmux send-keys -t main 'rm -rf ~' Enter",
+            "lua -e 'os.execute(\"rm -rf ~\")'",
+            "Rscript -e 'system(\"rm -rf ~\")'",
+            "emacs --batch --eval '(shell-command \"rm -rf ~\")'",
+            "base64 -d <<< cm0gLXJmIH4= | sh",
+            "echo 'ez -es ~' | tr 'a-z' 'n-za-m' | sh",
+            "echo '~ fr- mr' | rev | sh",
+            "xxd -r -p <<< '726d202d7266207e' | bash",
+            "printf '\\162\\155 -rf ~' | sh",
+        ] {
+            assert!(programs(c).iter().any(|x| base(&x.0) == "rm" && x.1 == ["-rf", "~"]), "{c}: {:?}", programs(c));
+        }
+        // On another machine.
+        for c in [
+            "limactl shell default rm -rf /srv",
+            "tsh ssh ops@web1 rm -rf /srv",
+            "heroku run -a acme 'rm -rf /srv'",
+            "fly ssh console -a acme -C 'rm -rf /srv'",
+            "parallel --nonall -S web1,web2 rm -rf /srv",
+            "kubectl run tmp --image=busybox -- rm -rf /srv",
+        ] {
+            assert!(programs(c).iter().any(|x| x.0 == "rm" && x.2), "{c}: {:?}", programs(c));
+        }
+        // Not wrappers, or nothing to run: the words as they were.
+        assert_eq!(names("ip netns list"), ["ip"]);
+        assert_eq!(names("tmux send-keys -t main 'rm -rf ~'"), ["tmux"]);
+        assert_eq!(names("git -c core.pager=less log -1"), ["less", "git"]);
+        assert_eq!(names("sed -n '1p' /etc/hostname"), ["sed"]);
+        assert_eq!(names("go run ./cmd/server"), ["./cmd/server"]);
+        assert_eq!(names("go run example.com/tools/cmd/migrate@latest up"), ["example.com/tools/cmd/migrate"]);
     }
 
     #[test]
