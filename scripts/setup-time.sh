@@ -25,7 +25,15 @@ mapfile -t cmds < <(awk '/^```sh$/ {inside=1; next} inside && /^```$/ {exit} ins
 total=0
 for cmd in "${cmds[@]}"; do
   start=$(date +%s%N)
-  bash -c "$cmd" >"$work/out.log" 2>&1 || { tail -20 "$work/out.log"; echo "FAILED: $cmd"; exit 1; }
+  if ! bash -c "$cmd" >"$work/out.log" 2>&1; then
+    # The whole log outlives the clone, and the lines that name what failed are printed.
+    mkdir -p "$src/target"
+    cp "$work/out.log" "$src/target/setup-time-failed.log"
+    grep -nE 'panicked|FAILED|^failures:|^    [a-z_:]+$|error(\[|:)' "$work/out.log" | head -40
+    tail -20 "$work/out.log"
+    echo "FAILED: $cmd (the whole log: target/setup-time-failed.log)"
+    exit 1
+  fi
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   total=$(( total + ms ))
   awk -v ms="$ms" -v cmd="$cmd" 'BEGIN { printf "%7.1f s  %s\n", ms / 1000, cmd }'
