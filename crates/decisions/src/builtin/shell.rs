@@ -1882,10 +1882,8 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
         let whole = parts.clone();
         let runner = parts.get(1).is_some_and(|(sub, _)| RUNNERS.contains(&(head.as_str(), sub.as_str())));
         // A runner's subcommand is part of its name (`uv run`, `bundle exec`), taken off with it.
-        if let Some((sub, _)) = parts.get(1)
-            && RUNNERS.contains(&(head.as_str(), sub.as_str()))
-        {
-            head = format!("{head} {sub}");
+        if runner {
+            head = format!("{head} {}", parts[1].0);
             parts.remove(0);
             // Three words: `ip netns exec`, `kitty @ launch`, `wezterm cli spawn`.
             if let Some((third, _)) = parts.get(1)
