@@ -684,11 +684,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         for (i, (a, _)) in args.iter().enumerate() {
             let option = if a == "-o" { args.get(i + 1).map(|(v, _)| v.as_str()) } else { a.strip_prefix("-o") };
             if let Some(v) = option
-                && let Some(code) = v
-                    .get(..13)
-                    .filter(|k| k.eq_ignore_ascii_case("proxycommand="))
-                    .map(|_| &v[13..])
-                    .or_else(|| v.get(..13).filter(|k| k.eq_ignore_ascii_case("proxycommand ")).map(|_| &v[13..]))
+                && v.get(..12).is_some_and(|key| key.eq_ignore_ascii_case("proxycommand"))
+                && let Some(code) = v[12..].strip_prefix(['=', ' '])
             {
                 parse_into(code, &inner, out);
             }
@@ -749,9 +746,9 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         && args.first().is_some_and(|(a, _)| a == "exec" || a == "debug")
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
-        let rest: Vec<String> = args[dash + 1..].iter().map(|(a, _)| quote(a)).collect();
+        let rest = requote(&args[dash + 1..]);
         let remote = Context { remote: true, ..inner };
-        if !rest.is_empty() && parse_into(&rest.join(" "), &remote, out) {
+        if !rest.is_empty() && parse_into(&rest, &remote, out) {
             return;
         }
     }
@@ -762,27 +759,24 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
             || (args.first().is_some_and(|(a, _)| a == "create") && args.get(1).is_some_and(|(a, _)| a == "job")))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
-        let rest: Vec<String> = args[dash + 1..].iter().map(|(a, _)| quote(a)).collect();
+        let rest = requote(&args[dash + 1..]);
         if !rest.is_empty() {
-            parse_into(&rest.join(" "), &Context { remote: true, ..inner }, out);
+            parse_into(&rest, &Context { remote: true, ..inner }, out);
         }
     }
     // `adb shell CMD`: a phone or board on USB is another machine (settled point 51).
     if name == "adb"
         && let Some(at) = args.iter().position(|(a, _)| a == "shell")
         && at + 1 < args.len()
+        && parse_into(&requote(&args[at + 1..]), &Context { remote: true, ..inner }, out)
     {
-        let rest: Vec<String> = args[at + 1..].iter().map(|(a, _)| quote(a)).collect();
-        if parse_into(&rest.join(" "), &Context { remote: true, ..inner }, out) {
-            return;
-        }
+        return;
     }
     // Local containers are this machine: what runs in one is judged as run here (and what
     // runs in one on another machine's daemon, there). Docker's own options may come first.
     // `docker compose exec SERVICE CMD` (`docker-compose exec`) too: a container of the project.
     let sub = docker.as_ref().and_then(|(_, at)| *at).map(|at| at + usize::from(args[at].0 == "compose"));
-    if matches!(name.as_str(), "docker" | "podman" | "docker-compose" | "nerdctl")
-        && let Some(at) = sub
+    if let Some(at) = sub
         && args.get(at).is_some_and(|(a, _)| a == "exec")
         && let Some(rest) = container_command(&args[at + 1..])
         && parse_into(&rest, &inner, out)
@@ -794,8 +788,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // (`-v /:/host`) it changes them, and a privileged container's devices are this machine's.
     // The calls that reach them are judged as run here, on this machine's paths; the `docker
     // run` call itself stays.
-    if matches!(name.as_str(), "docker" | "podman" | "docker-compose" | "nerdctl")
-        && let Some(at) = sub
+    if let Some(at) = sub
         && let Some((code, views)) = container_run(&args[at..])
     {
         let mut inside = Out::default();
@@ -808,9 +801,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         && let Some(at) = args.iter().position(|(a, _)| !a.starts_with('-'))
         && at + 1 < args.len()
     {
-        let code: Vec<String> = args[at + 1..].iter().map(|(a, _)| quote(a)).collect();
         let mut inside = Out::default();
-        if parse_into(&code.join(" "), &Context { elevated: true, ..inner }, &mut inside) {
+        if parse_into(&requote(&args[at + 1..]), &Context { elevated: true, ..inner }, &mut inside) {
             let views = [("/".to_string(), args[at].0.clone())];
             for mut call in inside.calls {
                 to_host(&mut call, &views);
@@ -1198,12 +1190,7 @@ fn push(
 /// is its lines).
 fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
     let sub = |k: usize, word: &str| args.get(k).is_some_and(|(a, _)| a == word);
-    let value = |flag: &str| {
-        args.iter().enumerate().find_map(|(i, (a, _))| match a.strip_prefix(flag).and_then(|r| r.strip_prefix('=')) {
-            Some(v) => Some(v.to_string()),
-            None => (a == flag).then(|| args.get(i + 1).map(|(v, _)| v.clone())).flatten(),
-        })
-    };
+    let value = |flag: &str| option_values(args, &[flag]).into_iter().next();
     match name {
         "gcloud" if sub(0, "compute") && sub(1, "ssh") => value("--command"),
         "az" if sub(0, "vm") && sub(1, "run-command") && sub(2, "invoke") => {
@@ -1495,29 +1482,14 @@ const HYPERFINE_VALUED: [&str; 30] = [
 /// `rsync --rsync-path=CMD` (on the other machine).
 fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<(String, bool)> {
     let here = |codes: Vec<String>| codes.into_iter().map(|c| (c, false)).collect::<Vec<_>>();
-    // Every value of the options named, glued (`--run=CMD`) or the next word.
-    let values = |flags: &[&str]| -> Vec<String> {
-        let mut found = Vec::new();
-        for (i, (a, _)) in args.iter().enumerate() {
-            if flags.contains(&a.as_str()) {
-                found.extend(args.get(i + 1).map(|(v, _)| v.clone()));
-            } else if let Some((flag, v)) = a.split_once('=')
-                && flags.contains(&flag)
-                && flag.starts_with("--")
-            {
-                found.push(v.to_string());
-            }
-        }
-        found
-    };
-    let joined = |words: &[(String, bool)]| words.iter().map(|(a, _)| quote(a)).collect::<Vec<_>>().join(" ");
+    let values = |flags: &[&str]| option_values(args, flags);
     let sub = args.first().map(|(a, _)| a.as_str());
     match name {
         "nix-shell" => here(values(&["--run", "--command"])),
         "nix" if matches!(sub, Some("develop" | "shell")) => here(
             args.iter()
                 .position(|(a, _)| a == "-c" || a == "--command")
-                .map(|i| joined(&args[i + 1..]))
+                .map(|i| requote(&args[i + 1..]))
                 .into_iter()
                 .collect(),
         ),
@@ -1563,7 +1535,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
                 i += if valued.contains(&args[i].0.as_str()) { 2 } else { 1 };
             }
             let remote = args[..sep].iter().any(|(a, _)| a == "-S" || a.starts_with("--sshlogin"));
-            let command = joined(args.get(i..sep).unwrap_or_default());
+            let command = requote(args.get(i..sep).unwrap_or_default());
             if command.is_empty() {
                 return Vec::new();
             }
@@ -1584,7 +1556,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         }
         "sg" => match args.get(1) {
             Some((c, _)) if c == "-c" => here(args.get(2).map(|(code, _)| code.clone()).into_iter().collect()),
-            Some(_) => here(vec![joined(&args[1..])]),
+            Some(_) => here(vec![requote(&args[1..])]),
             None => Vec::new(),
         },
         "vagrant" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
@@ -1634,11 +1606,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
                 }
                 let rest = args.get(i..).unwrap_or_default();
                 let rest = if rest.first().is_some_and(|(a, _)| a == "--") { &rest[1..] } else { rest };
-                match rest {
-                    [] => {}
-                    [(code, _)] => codes.push(code.clone()),
-                    words => codes.push(joined(words)),
-                }
+                codes.extend(command_in(rest));
             }
             here(codes)
         }
@@ -1713,31 +1681,21 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             }
             let called = args.get(i).map(|(a, _)| a.as_str());
             let after = args.get(i + 1..).unwrap_or_default();
-            let rest = joined(after);
+            let rest = requote(after);
             codes.extend(
                 aliases
                     .into_iter()
                     .filter(|(name, _)| Some(name.as_str()) == called)
                     .map(|(_, code)| if rest.is_empty() { code } else { format!("{code} {rest}") }),
             );
-            let value_of = |flags: &[&str]| {
-                after.iter().enumerate().find_map(|(k, (a, _))| match a.split_once('=') {
-                    Some((f, v)) if flags.contains(&f) => Some(v.to_string()),
-                    _ => flags.contains(&a.as_str()).then(|| after.get(k + 1).map(|(v, _)| v.clone())).flatten(),
-                })
-            };
             match called {
-                Some("bisect") if after.first().is_some_and(|(a, _)| a == "run") => codes.push(joined(&after[1..])),
-                Some("rebase") => codes.extend(value_of(&["--exec", "-x"])),
-                Some("difftool") => codes.extend(value_of(&["--extcmd", "-x"])),
+                Some("bisect") if after.first().is_some_and(|(a, _)| a == "run") => codes.push(requote(&after[1..])),
+                Some("rebase") => codes.extend(option_values(after, &["--exec", "-x"])),
+                Some("difftool") => codes.extend(option_values(after, &["--extcmd", "-x"])),
                 Some("submodule") if after.first().is_some_and(|(a, _)| a == "foreach") => {
                     let words: Vec<_> =
                         after[1..].iter().filter(|(a, _)| a != "--recursive" && a != "-q").cloned().collect();
-                    match words.as_slice() {
-                        [(code, _)] => codes.push(code.clone()),
-                        [] => {}
-                        many => codes.push(joined(many)),
-                    }
+                    codes.extend(command_in(&words));
                 }
                 _ => {}
             }
@@ -1799,11 +1757,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
                     break;
                 }
             }
-            match args.get(i..).unwrap_or_default() {
-                [] => Vec::new(),
-                [(code, _)] => here(vec![code.clone()]),
-                words => here(vec![joined(words)]),
-            }
+            here(command_in(args.get(i..).unwrap_or_default()).into_iter().collect())
         }
         // On another machine: `heroku run CMD`, `fly ssh console -C CMD`, and `parallel --nonall
         // -S HOSTS CMD` (the `:::` form is above).
@@ -1816,11 +1770,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
                     1
                 };
             }
-            match args.get(i..).unwrap_or_default() {
-                [] => Vec::new(),
-                [(code, _)] => vec![(code.clone(), true)],
-                words => vec![(joined(words), true)],
-            }
+            command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
         // A database client's shell escape (`\! CMD`, MySQL's `system CMD`) runs here.
@@ -1853,6 +1803,37 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             )
         }
         _ => Vec::new(),
+    }
+}
+
+/// Every value of the options named: the next word, or glued to a long one (`--run=CMD`).
+fn option_values(args: &[(String, bool)], flags: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, (a, _)) in args.iter().enumerate() {
+        if flags.contains(&a.as_str()) {
+            found.extend(args.get(i + 1).map(|(v, _)| v.clone()));
+        } else if let Some((flag, v)) = a.split_once('=')
+            && flags.contains(&flag)
+            && flag.starts_with("--")
+        {
+            found.push(v.to_string());
+        }
+    }
+    found
+}
+
+/// Words rebuilt as shell code, each quoted again (`kubectl exec POD -- rm -rf /x`).
+fn requote(words: &[(String, bool)]) -> String {
+    words.iter().map(|(w, _)| quote(w)).collect::<Vec<_>>().join(" ")
+}
+
+/// The command a program is given in its last words: one word is code as it stands (`bsub 'rm
+/// -rf ~'`), several are its words (`bsub rm -rf ~`).
+fn command_in(words: &[(String, bool)]) -> Option<String> {
+    match words {
+        [] => None,
+        [(code, _)] => Some(code.clone()),
+        many => Some(requote(many)),
     }
 }
 
@@ -2285,8 +2266,8 @@ fn container_command(args: &[(String, bool)]) -> Option<String> {
     while i < args.len() && args[i].0.starts_with('-') {
         i += if VALUED.contains(&args[i].0.as_str()) { 2 } else { 1 };
     }
-    let rest: Vec<String> = args.get(i + 1..)?.iter().map(|(a, _)| quote(a)).collect();
-    (!rest.is_empty()).then(|| rest.join(" "))
+    let rest = requote(args.get(i + 1..)?);
+    (!rest.is_empty()).then_some(rest)
 }
 
 #[cfg(test)]
