@@ -36,7 +36,7 @@ pub enum Lang {
 }
 
 /// The most code read, and the most commands taken from it.
-const CODE_MAX: usize = 16 * 1024;
+pub(super) const CODE_MAX: usize = 16 * 1024;
 const COMMANDS_MAX: usize = 16;
 
 /// The language and the inline code of an interpreter's call (`python3 -c CODE`,
@@ -96,17 +96,17 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
 /// FS`, `-v VAR=VALUE`); none when it runs a program file (`-f`).
 fn awk_program(args: &[(String, bool)]) -> Option<(Lang, &str)> {
     let mut i = 0;
-    while let Some((a, _)) = args.get(i) {
+    let code = loop {
+        let (a, _) = args.get(i)?;
         match a.as_str() {
             "-f" | "--file" => return None,
-            "-e" | "--source" => return args.get(i + 1).map(|(c, _)| (Lang::Awk, c.as_str())),
+            "-e" | "--source" | "--" => break &args.get(i + 1)?.0,
             "-F" | "-v" | "--field-separator" | "--assign" => i += 2,
-            "--" => return args.get(i + 1).map(|(c, _)| (Lang::Awk, c.as_str())),
             a if a.starts_with('-') && a.len() > 1 => i += 1,
-            code => return (code.len() <= CODE_MAX).then_some((Lang::Awk, code)),
+            _ => break a,
         }
-    }
-    None
+    };
+    (code.len() <= CODE_MAX).then_some((Lang::Awk, code.as_str()))
 }
 
 pub fn commands(lang: Lang, code: &str) -> Vec<String> {

@@ -2733,6 +2733,10 @@ mod tests {
         assert_eq!(names("awk -F: 'BEGIN { system(\"rm -rf ~\") }'"), ["rm", "awk"]);
         assert_eq!(names("awk '/system/ { print \"rm -rf ~\" }' log.txt"), ["awk"]);
         assert_eq!(names("gawk -f cleanup.awk data.txt"), ["gawk"]);
+        // A program past the inline bound is not read, by `-e` as by operand.
+        let long = format!("BEGIN {{ system(\"rm -rf ~\") }} {}", "#".repeat(super::super::inline::CODE_MAX));
+        assert_eq!(names(&format!("awk '{long}'")), ["awk"]);
+        assert_eq!(names(&format!("gawk -e '{long}'")), ["gawk"]);
     }
 
     #[test]
