@@ -262,9 +262,14 @@ fn explain(command: &str) {
 
 /// The model asked: the held-out twin, or the shipped model with `SHIPPED`.
 fn asked() -> decisions::builtin::Model<'static> {
-    if std::env::var_os("SHIPPED").is_some() {
+    let mut m = if std::env::var_os("SHIPPED").is_some() {
         model()
     } else {
         decisions::builtin::model_named(&decisions::builtin::HELDOUT_MODEL).0
+    };
+    if let Ok(t) = std::env::var("TEMPS") {
+        let v: Vec<f64> = t.split(',').map(|x| x.parse().expect("a number")).collect();
+        m.temperatures = decisions::builtin::Temperatures { seen: v[0], unseen: v[1] };
     }
+    m
 }

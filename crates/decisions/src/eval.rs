@@ -159,7 +159,9 @@ pub fn run(
             match o.decision.answer(&question.id) {
                 Some(Ok(a)) => {
                     if let Ok(label) = label_of(&question.kind, o.item.input.get("label").unwrap_or(&Value::Null)) {
-                        scored.push(score(question, a, &label, band));
+                        let mut s = score(question, a, &label, band);
+                        s.at_least = o.item.input.get("unsure").and_then(Value::as_bool).unwrap_or(false);
+                        scored.push(s);
                         answers.push(a.clone());
                     }
                 }
@@ -204,6 +206,9 @@ pub struct Scored {
     pub levels: Option<(f64, f64)>,
     /// The decision row this answer is, and its outcome (correct or not).
     pub rows: [Row; 2],
+    /// The label is the least the state could be (`"unsure": true` on its line: what decides it
+    /// could not be seen), not its level: an action on a higher level is no evidence either way.
+    pub at_least: bool,
 }
 
 impl Scored {
@@ -211,11 +216,12 @@ impl Scored {
     /// `acts_at`, its own. With one, the consumer acts only on a score at least `acts_at`: an
     /// answer below it gets none (nothing was acted on, whatever its certainty), and one at or
     /// above it is correct when its label is at or above `acts_at` too (a denial of a level 3
-    /// command), not only when the level is exact.
+    /// command), not only when the level is exact. A label that is only the least the state
+    /// could be ([`Scored::at_least`]) below `acts_at` decides nothing: no row.
     pub fn acting(&self, acts_at: Option<f64>) -> Option<[Row; 2]> {
         let Some(at) = acts_at else { return Some(self.rows.clone()) };
         let (score, label) = self.levels?;
-        if score < at {
+        if score < at || (self.at_least && label < at) {
             return None;
         }
         let decision = self.rows[0].clone();
@@ -267,6 +273,7 @@ pub fn score(question: &Question, answer: &Answer, label: &str, band: Band) -> S
         measured,
         levels,
         rows: [Row::Decision(decision), Row::Outcome(outcome)],
+        at_least: false,
     }
 }
 
@@ -589,6 +596,14 @@ mod tests {
         let Row::Outcome(o) = &rows[40][1] else { panic!() };
         assert_eq!(o.correct, Some(false), "a level 2 command denied is a wrong denial");
         assert!(scored[40].acting(Some(2.5)).is_none(), "a level 0 answer is not acted on");
+        // A label that is only the least the state could be: a denial above it decides nothing,
+        // unless the least is already at the bar's side (`make deploy`, at least 3).
+        let mut unseen = scored[41].clone();
+        unseen.at_least = true;
+        assert!(unseen.acting(Some(2.5)).is_none(), "an unsure level 2 denied is no evidence");
+        let mut deploy = scored[0].clone();
+        deploy.at_least = true;
+        assert!(deploy.acting(Some(2.5)).is_some(), "an unsure level 3 denied is right");
     }
 
     #[test]

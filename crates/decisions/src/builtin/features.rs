@@ -639,9 +639,30 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
         "duckdb",
         "cockroach",
     ];
-    if DB.contains(&tool) {
+    // Any other program handed a statement (`snowsql -q 'DROP ...'`, `bq query 'DELETE ...'`,
+    // `wrangler d1 execute DB --command '...'`): the statement is what it does.
+    // Only a statement option's value or a quoted operand: a message (`git commit -m`) is data.
+    let statements: Vec<&String> = if DB.contains(&tool) || DATA_TOOLS.contains(&tool) {
+        Vec::new()
+    } else {
+        const GIVES: [&str; 9] =
+            ["-q", "--query", "-e", "--execute", "--command", "-c", "--sql", "--query-string", "-s"];
+        args.iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                let before = i.checked_sub(1).and_then(|b| args.get(b)).map_or("", String::as_str);
+                let quoted = call.quoted.get(*i).copied().unwrap_or(false);
+                let given = GIVES.contains(&before) || (quoted && !MESSAGE_FLAGS.contains(&before));
+                given && a.len() < 2000 && STATEMENT.is_match(a)
+            })
+            .map(|(_, a)| a)
+            .collect()
+    };
+    if DB.contains(&tool) || !statements.is_empty() {
         // What an SQL client runs: its statements without their comments.
-        let text = if SQL_CLIENTS.contains(&tool) {
+        let text = if !statements.is_empty() {
+            statements.iter().map(|a| sql_code(a).to_ascii_lowercase()).collect::<Vec<_>>().join(" ")
+        } else if SQL_CLIENTS.contains(&tool) {
             let mut code: Vec<String> = args
                 .iter()
                 .zip(&call.quoted)
@@ -656,7 +677,8 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
             .iter()
             .position(|a| a == "-h" || a == "--host")
             .and_then(|i| args.get(i + 1))
-            .is_some_and(|h| h != "localhost" && h != "127.0.0.1");
+            .is_some_and(|h| h != "localhost" && h != "127.0.0.1")
+            || args.iter().any(|a| a == "--remote");
         let destroys = [
             "drop ",
             "drop(",
@@ -681,9 +703,11 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
         // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
         let explained = text.contains("explain ") && !text.contains("analyze");
         // A client with no statement to run, no script and nothing fed to it opens a session.
-        let session = !call.args.iter().zip(&call.quoted).any(|(a, q)| {
-            *q || a.starts_with("-c") || matches!(a.as_str(), "-e" | "--eval" | "-f" | "--command" | "--file")
-        }) && !call.reads_script;
+        let session = statements.is_empty()
+            && !call.args.iter().zip(&call.quoted).any(|(a, q)| {
+                *q || a.starts_with("-c") || matches!(a.as_str(), "-e" | "--eval" | "-f" | "--command" | "--file")
+            })
+            && !call.reads_script;
         if explained || rolls_back(call, tool) {
             out.push("db_read");
         } else if session && !destroys && !reads {
@@ -741,6 +765,14 @@ fn own_args(call: &Call, tool: &str) -> usize {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
+/// An SQL statement: what a text handed to a program starts with, when it is one.
+static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?is)^\s*(?:select\s|with\s+\w+\s+as\s|show\s|describe\s|explain\s|drop\s+(?:table|database|schema|index|view|user|role|keyspace|collection)\b|delete\s+from\s|truncate\s|update\s+\S+\s+set\s|alter\s+(?:table|database|schema|user)\s|insert\s+(?:into|overwrite)\s|merge\s+into\s|create\s+(?:or\s+replace\s+)?(?:table|database|schema|index|view)\s|grant\s|revoke\s)",
+    )
+    .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+});
+
 const SQL_CLIENTS: [&str; 9] =
     ["psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "cqlsh", "sqlcmd", "duckdb", "cockroach"];
 
@@ -933,6 +965,9 @@ pub fn path_class(a: &str) -> &'static str {
     if a.contains('*') || a.contains('?') {
         return "glob";
     }
+    if is_host(a) {
+        return "host";
+    }
     if a.contains('/') || a.contains('.') {
         return "rel";
     }
@@ -940,6 +975,27 @@ pub fn path_class(a: &str) -> &'static str {
         return "number";
     }
     "name"
+}
+
+/// Whether a word names another machine: a login at one, `user@host` (not a package's
+/// `name@version`), or an IPv4 address (`10.0.0.5`, `10.0.0.0/16`). A bare domain name is not
+/// one: as often it names a certificate, a site or a zone (`certbot delete --cert-name
+/// staging.example.com`) as a machine reached.
+fn is_host(a: &str) -> bool {
+    let ipv4 = |h: &str| {
+        let h =
+            h.split_once('/').map_or(h, |(ip, bits)| if bits.parse::<u8>().is_ok_and(|b| b <= 32) { ip } else { "" });
+        let parts: Vec<&str> = h.split('.').collect();
+        parts.len() == 4 && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.parse::<u8>().is_ok())
+    };
+    let name_chars = |h: &str| h.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    if let Some((user, host)) = a.split_once('@') {
+        return !user.is_empty()
+            && !a.contains('/')
+            && name_chars(host)
+            && (ipv4(host) || (host.contains('.') && host.chars().any(|c| c.is_ascii_alphabetic())));
+    }
+    ipv4(a)
 }
 
 /// Which of 65,536 parts a key falls in: the held-out tools and the folds are picked by it, so
@@ -1063,6 +1119,25 @@ mod tests {
     }
 
     #[test]
+    fn a_statement_handed_to_any_program_is_read_and_a_message_is_not() {
+        let has = |command: &str, fact: &str| facts_of(command).iter().any(|f| f == &format!("R={fact}"));
+        assert!(has("snowsql -c prod -q 'DROP SCHEMA IF EXISTS raw.legacy CASCADE'", "db_destroy"));
+        assert!(has("aws rds-data execute-statement --resource-arn arn --sql 'TRUNCATE events'", "db_destroy"));
+        assert!(has("wrangler d1 execute prod-db --remote --command 'DELETE FROM sessions'", "db_destroy_remote"));
+        assert!(has("trino --execute 'SELECT count(*) FROM orders'", "db_read"));
+        for data in [
+            "git commit -m 'DROP TABLE users'",
+            "gh issue create --title 'DELETE FROM users' --body x",
+            "grep -rn 'DROP TABLE' migrations/",
+            "echo 'TRUNCATE events'",
+        ] {
+            assert!(!facts_of(data).iter().any(|f| f.starts_with("R=db_")), "{data}: {:?}", facts_of(data));
+        }
+        // A camel-case word is one word: Gradle's `assembleRelease` builds, it does not release.
+        assert!(!has("./gradlew assembleRelease", "publish_verb"));
+    }
+
+    #[test]
     fn the_rule_facts_follow_the_written_rules() {
         let has = |command: &str, fact: &str| facts_of(command).iter().any(|f| f == &format!("R={fact}"));
         for down in ["docker compose down -v --remove-orphans", "docker-compose -f prod.yml down --volumes"] {
@@ -1109,6 +1184,12 @@ mod tests {
         // A terminal only shows what is written to it; a serial line is a device.
         assert_eq!([path_class("/dev/tty12"), path_class("/dev/pts/3"), path_class("/dev/tty")], ["dev_null"; 3]);
         assert_eq!(path_class("/dev/ttyUSB0"), "device");
+        for host in ["deploy@build.example.com", "root@10.0.0.5", "10.0.0.0/16"] {
+            assert_eq!(path_class(host), "host", "{host}");
+        }
+        for file in ["lodash@4.17.21", "python@3.11", "db.example.com", "@scope/pkg@1.2.3", "1.2.3.4.5"] {
+            assert_ne!(path_class(file), "host", "{file}");
+        }
         assert!(!has("cat notes.txt > /dev/tty2", "device_write") && has("cat fw.bin > /dev/ttyUSB0", "device_write"));
         assert!(
             !has("sudo wipefs --all --no-act /dev/sdc", "device_write") && has("wipefs -a /dev/sdc", "device_write")

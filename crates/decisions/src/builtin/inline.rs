@@ -48,7 +48,8 @@ pub fn code_of<'a>(program: &str, args: &'a [(String, bool)]) -> Option<(Lang, &
     } else {
         match name {
             "perl" => Lang::Perl,
-            "ruby" => Lang::Ruby,
+            // `rake -e CODE`: Ruby, with rake's `sh`.
+            "ruby" | "rake" => Lang::Ruby,
             "node" | "nodejs" | "bun" | "deno" => Lang::Node,
             "php" => Lang::Php,
             "awk" | "gawk" | "mawk" | "nawk" => return awk_program(args),
@@ -118,6 +119,14 @@ pub fn commands(lang: Lang, code: &str) -> Vec<String> {
             found.push((m.start(), run));
         }
     }
+    // Ruby's `sh "CMD"` (rake's, and `FileUtils.sh`).
+    if lang == Lang::Ruby {
+        for m in RUBY_SH.find_iter(code).filter(at_live) {
+            if let Some(run) = argv(&code[m.end()..]) {
+                found.push((m.start(), run));
+            }
+        }
+    }
     if matches!(lang, Lang::Perl | Lang::Ruby | Lang::Php) {
         for c in BACKTICKS.captures_iter(code) {
             if let Some(whole) = c.get(0).filter(at_live) {
@@ -137,7 +146,9 @@ pub fn commands(lang: Lang, code: &str) -> Vec<String> {
     for c in REQUESTS.captures_iter(code) {
         let Some(whole) = c.get(0).filter(at_live) else { continue };
         let arg = argument(&code[whole.end()..]);
-        let method = match c.get(1).map(|m| m.as_str().to_ascii_uppercase()) {
+        // Python's `requests.post`, Ruby's `Net::HTTP.post_form`.
+        let named = c.get(1).or_else(|| c.get(3)).map(|m| m.as_str().to_ascii_uppercase());
+        let method = match named.map(|m| m.trim_end_matches("_FORM").trim_end_matches("_RESPONSE").to_string()) {
             Some(m) if m != "URLOPEN" => m,
             // `urlopen(url, data=...)` posts; `fetch(url, {method: 'DELETE'})` says so.
             _ if arg.contains("data=") => "POST".into(),
@@ -160,6 +171,8 @@ static RUNS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:\bos\.(?:system|popen|execute)|\bio\.popen|\bshell-command(?:-to-string)?|\bsubprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|\b(?:system|exec|execSync|execFileSync|spawnSync|shell_exec|passthru|popen|proc_open))\b\s*\(?\s*",
     )
 });
+/// Ruby's `sh` (rake's, `FileUtils.sh`), at the start of a statement or after `.`.
+static RUBY_SH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:^|[\s;{(.])sh\b\s*\(?\s*"));
 /// Perl's, Ruby's and PHP's backticks and `qx`/`%x`: what they hold runs.
 static BACKTICKS: LazyLock<Regex> =
     LazyLock::new(|| re(r"`([^`]*)`|\bqx\s*\{([^}]*)\}|\bqx\s*\(([^)]*)\)|%x\{([^}]*)\}|%x\(([^)]*)\)"));
@@ -180,7 +193,7 @@ static REMOVES_FILE: LazyLock<Regex> = LazyLock::new(|| {
 /// HTTP requests: the method, or `urlopen`/`fetch` whose method is in their arguments.
 static REQUESTS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i:\b(?:requests|httpx)\.(get|post|put|patch|delete|head))\s*\(|\burllib\.request\.(urlopen)\s*\(|\bfetch\s*\(",
+        r"(?i:\b(?:requests|httpx)\.(get|post|put|patch|delete|head))\s*\(|\burllib\.request\.(urlopen)\s*\(|\bfetch\s*\(|\bNet::HTTP\.(post_form|post|put|patch|delete|get_response|get)\s*\(",
     )
 });
 /// `method: 'DELETE'` in a `fetch`'s options.

@@ -142,6 +142,8 @@ struct Set {
     cwd: Option<String>,
     /// `docker context use NAME` ran earlier: the daemon later `docker` calls talk to.
     docker_context: Option<String>,
+    /// How much more text variables' values may bring back to be read as code ([`Set::reread`]).
+    reread: usize,
 }
 
 impl Set {
@@ -188,15 +190,50 @@ impl Set {
         }
     }
 
-    /// Learn from one part of a list: an assignment alone sets a variable; `cd` to the home, the
-    /// root or a system directory itself sets the directory, any other `cd` unsets it.
-    fn learn(&mut self, node: &Node, calls: &[Call]) {
+    /// A call whose program a variable made several words (`X='rm -rf ~'; $X`, `eval "$X"`,
+    /// `bash -c "$X"`): the words read again as the code they are, in its place. At most
+    /// [`COMMAND_MAX`] bytes of values in all, so a value used many times costs no more than a
+    /// command of that length.
+    fn reread(&mut self, out: &mut Out, from: usize, ctx: &Context) {
+        let mut i = from;
+        while i < out.calls.len() {
+            let call = &out.calls[i];
+            let code =
+                std::iter::once(call.program.clone()).chain(call.args.iter().map(|a| quote(a))).collect::<Vec<_>>();
+            let code = code.join(" ");
+            if !call.program.trim().contains(char::is_whitespace) || code.len() > COMMAND_MAX - self.reread {
+                i += 1;
+                continue;
+            }
+            self.reread += code.len();
+            let inner = Context { remote: call.remote, elevated: call.elevated, depth: ctx.depth + 1, ..*ctx };
+            let mut read = Out::default();
+            if parse_into(&code, &inner, &mut read) && !read.calls.is_empty() {
+                let n = read.calls.len();
+                out.calls.splice(i..=i, read.calls);
+                out.functions.extend(read.functions);
+                i += n;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Learn from one part of a list: an assignment alone sets a variable (to what a
+    /// substitution prints, when that can be known: `X=$(echo B64 | base64 -d)`); `cd` to the
+    /// home, the root or a system directory itself sets the directory, any other `cd` unsets it.
+    fn learn(&mut self, node: &Node, calls: &[Call], ctx: &Context) {
         if let NodeKind::Command { assignments, words, .. } = &node.kind
             && words.is_empty()
         {
             for (a, _) in assignments.iter().filter_map(word) {
                 if let Some((name, value)) = a.split_once('=') {
-                    self.set(name, value);
+                    let code = match value.strip_prefix('`').and_then(|v| v.strip_suffix('`')) {
+                        Some(inner) => format!("$({inner})"),
+                        None => value.to_string(),
+                    };
+                    let printed = printed_by(&code, ctx).map(|t| t.trim_end().to_string());
+                    self.set(name, printed.as_deref().unwrap_or(value));
                 }
             }
         }
@@ -410,6 +447,18 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     out.remove(before);
                     continue;
                 }
+                // `printf 'all:\n\trm -rf ~' | make -f -`: the recipes of the makefile printed.
+                if let Some(text) = &carried
+                    && out.len() == before + 1
+                    && matches!(base(&out[before].program), "make" | "gmake")
+                {
+                    let args: Vec<(String, bool)> = out[before].args.iter().map(|a| (a.clone(), false)).collect();
+                    if reads_makefile_from_stdin(&args) {
+                        for code in recipes(text) {
+                            parse_into(&code, &Context { depth: ctx.depth + 1, ..*ctx }, out);
+                        }
+                    }
+                }
                 // `echo ~ | xargs rm -rf`: what was printed is the arguments.
                 if let Some(text) = &carried
                     && out.len() == before + 1
@@ -458,8 +507,9 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     for call in &mut out[before..] {
                         set.apply(call);
                     }
+                    set.reread(out, before, ctx);
                 }
-                set.learn(&item.command, &out[before..]);
+                set.learn(&item.command, &out[before..], ctx);
             }
         }
         NodeKind::If { condition, then_body, else_body, .. } => {
@@ -555,14 +605,22 @@ fn is_quoted(raw: &str) -> bool {
             || (raw.starts_with("$'") && b[b.len() - 1] == b'\''))
 }
 
-/// Quote removal, as the shell does it to a word it has parsed.
+/// Quote removal, as the shell does it to a word it has parsed. A command substitution
+/// (`$(...)`, `` `...` ``) is code the shell reads again, with its own quotes: it is kept as
+/// written (`$(printf '\162\155')` keeps the quotes that keep printf's escapes).
 pub fn dequote(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut chars = raw.char_indices().peekable();
+    // Copy a substitution that starts at `at` as written, and move past it.
+    let substitution = |at: usize, chars: &mut std::iter::Peekable<std::str::CharIndices>, out: &mut String| {
+        let end = at + substitution_end(&raw[at..]);
+        out.push_str(&raw[at..end]);
+        while chars.next_if(|(i, _)| *i < end).is_some() {}
+    };
+    while let Some((at, c)) = chars.next() {
         match c {
             '\'' => {
-                for c in chars.by_ref() {
+                for (_, c) in chars.by_ref() {
                     if c == '\'' {
                         break;
                     }
@@ -570,28 +628,74 @@ pub fn dequote(raw: &str) -> String {
                 }
             }
             '"' => {
-                while let Some(c) = chars.next() {
+                while let Some((at, c)) = chars.next() {
                     match c {
                         '"' => break,
-                        '\\' if matches!(chars.peek(), Some('"' | '\\' | '$' | '`')) => {
-                            if let Some(n) = chars.next() {
+                        '\\' if matches!(chars.peek(), Some((_, '"' | '\\' | '$' | '`'))) => {
+                            if let Some((_, n)) = chars.next() {
                                 out.push(n);
                             }
                         }
+                        '$' if matches!(chars.peek(), Some((_, '('))) => substitution(at, &mut chars, &mut out),
+                        '`' => substitution(at, &mut chars, &mut out),
                         c => out.push(c),
                     }
                 }
             }
             '\\' => {
-                if let Some(n) = chars.next() {
+                if let Some((_, n)) = chars.next() {
                     out.push(n);
                 }
             }
-            '$' if chars.peek() == Some(&'\'') => {}
+            '$' if matches!(chars.peek(), Some((_, '\''))) => {}
+            '$' if matches!(chars.peek(), Some((_, '('))) => substitution(at, &mut chars, &mut out),
+            '`' => substitution(at, &mut chars, &mut out),
             c => out.push(c),
         }
     }
     out
+}
+
+/// Where a command substitution that a text starts with ends: just past its `)` (nested
+/// parentheses and quotes inside counted) or its closing backtick; the text's end when it is
+/// not closed.
+fn substitution_end(text: &str) -> usize {
+    let b = text.as_bytes();
+    if b.first() == Some(&b'`') {
+        let mut i = 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 2,
+                b'`' => return i + 1,
+                _ => i += 1,
+            }
+        }
+        return b.len();
+    }
+    let (mut depth, mut i) = (0usize, 1);
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' => i += b[i + 1..].iter().position(|c| *c == b'\'').map_or(b.len(), |n| n + 1),
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                i = j;
+            }
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
 }
 
 /// The file name of a program path: `/usr/bin/git` is `git`.
@@ -705,6 +809,15 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
                 call.reads_script = true;
             }
         }
+        return;
+    }
+    // `adb shell CMD`: CMD runs on the phone, another machine (settled point 51).
+    if name == "adb"
+        && let [(shell, _), rest @ ..] = adb_command(&args)
+        && shell == "shell"
+        && let Some(code) = command_in(rest)
+        && parse_into(&code, &Context { remote: true, ..inner }, out)
+    {
         return;
     }
     // Parallel shells and ansible: the command they run on many machines.
@@ -872,6 +985,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         parse_into(&code, &Context { remote: ctx.remote || remote, ..inner }, out);
     }
     let reads = (is_database_client(&name) || is_shell(&name)) && (stdin_file || heredoc.is_some());
+    // A phone or board on USB is another machine (settled point 51): what changes it runs there.
+    ctx.remote |= changes_device(&name, &args);
     let at = out.len();
     push(out, program, args, &ctx, xargs, reads, writes);
     out[at].stdin_text = heredoc.map(|h| crate::secret::clip(&h, STDIN_MAX));
@@ -886,7 +1001,7 @@ const EXPANDED_WORDS_MAX: usize = 1024;
 /// output can be known is split into its words (`$(printf rm) -rf ~`, `` `echo rm` ``), and a
 /// brace expansion into its alternatives (`{rm,-rf,~}`, `~/{.ssh,.gnupg}`).
 fn expand(w: String, quoted: bool, ctx: &Context, out: &mut Vec<(String, bool)>) {
-    if quoted || out.len() >= EXPANDED_WORDS_MAX {
+    if out.len() >= EXPANDED_WORDS_MAX {
         out.push((w, quoted));
         return;
     }
@@ -894,9 +1009,18 @@ fn expand(w: String, quoted: bool, ctx: &Context, out: &mut Vec<(String, bool)>)
     if backticked.is_some() || w.starts_with("$(") {
         let code = backticked.map_or_else(|| w.clone(), |inner| format!("$({inner})"));
         if let Some(text) = printed_by(&code, ctx) {
-            out.extend(text.split_whitespace().map(|t| (t.to_string(), false)));
+            // Quoted, it is one word (`"$(printf rm)" -rf ~`); else the words it splits into.
+            if quoted {
+                out.push((text.trim_end_matches('\n').to_string(), true));
+            } else {
+                out.extend(text.split_whitespace().map(|t| (t.to_string(), false)));
+            }
             return;
         }
+    }
+    if quoted {
+        out.push((w, quoted));
+        return;
     }
     // Each word in turn, replaced by its alternatives while they fit; those are read again.
     let mut words = vec![w];
@@ -1038,7 +1162,7 @@ fn unescape(text: &str) -> String {
             }
             Some('t') => {
                 chars.next();
-                out.push(' ');
+                out.push('\t');
             }
             Some('\\') => {
                 chars.next();
@@ -1773,6 +1897,10 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        // `make -f - <<EOF`: the recipes of a makefile given on standard input.
+        "make" | "gmake" if reads_makefile_from_stdin(args) => here(heredoc.map(recipes).unwrap_or_default()),
+        // `cmake -E CMD ...`: cmake's portable commands, as the shell's own.
+        "cmake" if sub == Some("-E") => here(cmake_command(&args[1..]).into_iter().collect()),
         // A database client's shell escape (`\! CMD`, MySQL's `system CMD`) runs here.
         _ if is_database_client(name) => values(&["-c", "--command", "-e", "--execute"])
             .into_iter()
@@ -1804,6 +1932,141 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         }
         _ => Vec::new(),
     }
+}
+
+/// `adb`'s command after its own options (`-s SERIAL`, `-t ID`, `-d`, `-e`).
+fn adb_command(args: &[(String, bool)]) -> &[(String, bool)] {
+    let mut i = 0;
+    while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
+        i += if matches!(a.as_str(), "-s" | "-t" | "-H" | "-P" | "-L") { 2 } else { 1 };
+    }
+    args.get(i..).unwrap_or_default()
+}
+
+/// Whether a call of a tool for phones and boards on USB changes what is on the device:
+/// installs, flashes, erases, writes to it or restarts it. Reads (`adb devices`, `esptool.py
+/// chip_id`, `dfu-util -l`) and local builds do not.
+fn changes_device(name: &str, args: &[(String, bool)]) -> bool {
+    let words: Vec<&str> = args.iter().map(|(a, _)| a.as_str()).collect();
+    let any = |these: &[&str]| words.iter().any(|w| these.contains(w));
+    let sub = words.iter().find(|a| !a.starts_with('-')).copied().unwrap_or("");
+    match name {
+        "adb" => adb_command(args).first().is_some_and(|(c, _)| {
+            matches!(
+                c.as_str(),
+                "install"
+                    | "install-multiple"
+                    | "uninstall"
+                    | "push"
+                    | "sideload"
+                    | "reboot"
+                    | "root"
+                    | "remount"
+                    | "disable-verity"
+                    | "restore"
+            )
+        }),
+        "fastboot" => {
+            any(&["-w"])
+                || matches!(
+                    sub,
+                    "flash" | "flashall" | "erase" | "format" | "oem" | "flashing" | "update" | "boot" | "set_active"
+                )
+        }
+        "esptool.py" | "esptool" | "espefuse.py" | "espefuse" => any(&[
+            "write_flash",
+            "write-flash",
+            "erase_flash",
+            "erase-flash",
+            "erase_region",
+            "erase-region",
+            "write_mem",
+            "burn_efuse",
+            "burn_key",
+        ]),
+        "dfu-util" => any(&["-D", "--download"]) || words.iter().any(|w| w.starts_with("--download=")),
+        "openocd" => option_values(args, &["-c", "--command"]).iter().any(|c| {
+            let c = c.to_ascii_lowercase();
+            c.contains("program") || c.contains("flash write") || c.contains("erase")
+        }),
+        "avrdude" => any(&["-e"]) || words.iter().any(|w| w.contains(":w:")),
+        "st-flash" => matches!(sub, "write" | "erase"),
+        "pio" | "platformio" => {
+            sub == "run"
+                && option_values(args, &["-t", "--target"])
+                    .iter()
+                    .any(|t| matches!(t.as_str(), "upload" | "uploadfs" | "erase"))
+        }
+        "arduino-cli" => matches!(sub, "upload" | "burn-bootloader"),
+        "picotool" => matches!(sub, "load" | "erase" | "otp"),
+        "nrfjprog" => any(&["--program", "--eraseall", "--recover", "--erasepage", "--memwr"]),
+        "probe-rs" => matches!(sub, "download" | "erase" | "run"),
+        "west" => sub == "flash",
+        "heimdall" => sub == "flash",
+        "mpremote" => {
+            any(&["rm", "rmdir", "mip", "bootloader"])
+                || (sub == "cp" && words.last().is_some_and(|w| w.starts_with(':')))
+        }
+        "ideviceinstaller" => any(&["-i", "--install", "-U", "--uninstall"]),
+        "idevicebackup2" => sub == "restore",
+        "idevicediagnostics" => matches!(sub, "restart" | "shutdown"),
+        _ => false,
+    }
+}
+
+/// Whether `make` reads its makefile from standard input (`-f -`, `--file=/dev/stdin`).
+fn reads_makefile_from_stdin(args: &[(String, bool)]) -> bool {
+    option_values(args, &["-f", "--file", "--makefile"]).iter().any(|f| f == "-" || f == "/dev/stdin")
+}
+
+/// The recipe lines of a makefile: the lines that start with a tab, and what follows a rule's
+/// `;`, each without its `@`, `-` and `+`, and `$$` as the shell gets it. Every rule's, not only
+/// the goal's: which rules run is not read. At most [`EXPANSION_MAX`].
+fn recipes(makefile: &str) -> Vec<String> {
+    makefile
+        .lines()
+        .filter_map(|line| match line.strip_prefix('\t') {
+            Some(recipe) => Some(recipe),
+            None if !line.starts_with('#') && line.contains(':') && !line.contains(":=") => {
+                line.split_once(';').map(|(_, r)| r)
+            }
+            None => None,
+        })
+        .map(|r| r.trim_start_matches(['@', '-', '+', ' ', '\t']).replace("$$", "$"))
+        .filter(|r| !r.trim().is_empty())
+        .take(EXPANSION_MAX)
+        .collect()
+}
+
+/// What `cmake -E CMD ARGS` does, as the shell command that does the same: `rm`, `remove`,
+/// `remove_directory`, `copy`, `rename`, `make_directory`, `touch`, `create_symlink`, `tar`, and
+/// the command `env`, `chdir DIR` and `time` run.
+fn cmake_command(args: &[(String, bool)]) -> Option<String> {
+    let (first, rest) = args.split_first()?;
+    let words = |head: &str, from: &[(String, bool)]| -> String {
+        let tail = requote(from);
+        if tail.is_empty() { head.to_string() } else { format!("{head} {tail}") }
+    };
+    Some(match first.0.as_str() {
+        "rm" => words("rm", rest),
+        "remove" => words("rm", rest),
+        "remove_directory" => words("rm -rf", rest),
+        "copy" | "copy_if_different" | "copy_directory" | "copy_directory_if_different" => words("cp -r", rest),
+        "rename" => words("mv", rest),
+        "make_directory" => words("mkdir -p", rest),
+        "touch" | "touch_nocreate" => words("touch", rest),
+        "create_symlink" => words("ln -s", rest),
+        "create_hardlink" => words("ln", rest),
+        "tar" => words("tar", rest),
+        "chdir" => command_in(rest.get(1..)?)?,
+        "time" => command_in(rest)?,
+        "env" => {
+            let at = rest.iter().position(|(a, _)| !(a.starts_with("--unset") || is_assignment(a)))?;
+            let at = if rest[at].0 == "--" { at + 1 } else { at };
+            command_in(&rest[at..])?
+        }
+        _ => return None,
+    })
 }
 
 /// Every value of the options named: the next word, or glued to a long one (`--run=CMD`).
@@ -2484,6 +2747,79 @@ mod tests {
         assert_eq!(names("sed -n '1p' /etc/hostname"), ["sed"]);
         assert_eq!(names("go run ./cmd/server"), ["./cmd/server"]);
         assert_eq!(names("go run example.com/tools/cmd/migrate@latest up"), ["example.com/tools/cmd/migrate"]);
+    }
+
+    #[test]
+    fn substitutions_keep_their_quotes_variables_hold_code_and_makefiles_and_cmake_are_read() {
+        for c in [
+            // A substitution's own quotes: printf gets its escapes.
+            "$(printf '\\162\\155') -rf ~",
+            "\"$(printf '\\162\\155')\" -rf ~",
+            // A variable holding code, or what a substitution printed, run.
+            "X='rm -rf ~'; $X",
+            "X='rm -rf ~'; eval \"$X\"",
+            "X=$(echo cm0gLXJmIH4= | base64 -d); eval \"$X\"",
+            "X=`echo cm0gLXJmIH4= | base64 -d`; bash -c \"$X\"",
+            // A makefile on standard input, its recipes.
+            "make -f - <<'EOF'\nall:\n\t@rm -rf ~\nEOF",
+            "printf 'all:\\n\\trm -rf ~\\n' | make -f -",
+            "make -f /dev/stdin <<< 'all: ; rm -rf ~'",
+            // cmake's portable commands, and Ruby's `sh` in `rake -e`.
+            "cmake -E rm -rf ~",
+            "cmake -E env FOO=1 rm -rf ~",
+            "cmake -E chdir /tmp rm -rf ~",
+            "rake -e 'sh \"rm -rf ~\"'",
+        ] {
+            assert!(programs(c).iter().any(|x| base(&x.0) == "rm" && x.1 == ["-rf", "~"]), "{c}: {:?}", programs(c));
+        }
+        assert_eq!(programs("cmake -E remove_directory build")[0].1, ["-rf", "build"]);
+        // What is only data stays data: a recipe line that is not one, a message.
+        assert_eq!(names("make -f - <<'EOF'\n# rm -rf ~\nall:\n\techo ok\nEOF"), ["echo", "make"]);
+        assert_eq!(names("cmake -E echo 'rm -rf ~'"), ["cmake"]);
+        assert_eq!(names("git commit -m \"$(printf 'fix: rm -rf cache')\""), ["printf", "git"]);
+        // A variable used many times brings back at most a command's length of code to read.
+        let many = format!("X='{}'; {}", "true; ".repeat(1000), "$X; ".repeat(1000));
+        assert!(analyse(&many).calls.len() < 20_000);
+        // Quote removal keeps a substitution as written, and takes the other quotes off.
+        assert_eq!(dequote(r#"a"$(printf '%s' "x")"'b'"#), r#"a$(printf '%s' "x")b"#);
+        assert_eq!(dequote("`echo 'a b'`'c'"), "`echo 'a b'`c");
+    }
+
+    #[test]
+    fn a_phone_or_board_on_usb_is_another_machine_when_a_call_changes_it() {
+        let on_device = |c: &str| analyse(c).calls.iter().any(|x| x.remote);
+        for c in [
+            "adb -s emulator-5554 uninstall com.example.app",
+            "adb install -r app-debug.apk",
+            "adb shell pm clear com.example.app",
+            "fastboot flash boot boot.img",
+            "esptool.py --chip esp32 -p /dev/ttyUSB0 write_flash 0x0 build/fw.bin",
+            "dfu-util -a 0 -s 0x08000000:leave -D build/app.bin",
+            "openocd -f board/st_nucleo_f4.cfg -c 'program build/fw.elf verify reset exit'",
+            "avrdude -p m328p -c arduino -P /dev/ttyACM0 -U flash:w:build/fw.hex",
+            "pio run -e esp32dev -t upload",
+            "arduino-cli upload -p /dev/ttyACM0 --fqbn arduino:avr:uno sketch",
+            "mpremote cp main.py :main.py",
+        ] {
+            assert!(on_device(c), "{c}");
+        }
+        for c in [
+            "adb devices",
+            "adb logcat -d",
+            "adb pull /sdcard/log.txt .",
+            "esptool.py chip_id",
+            "dfu-util -l",
+            "pio run -e esp32dev",
+            "arduino-cli board list",
+            "mpremote ls",
+        ] {
+            assert!(!on_device(c), "{c}");
+        }
+        // What `adb shell` runs is judged, there.
+        assert_eq!(
+            programs("adb shell rm -rf /sdcard/DCIM")[0],
+            ("rm".into(), vec!["-rf".into(), "/sdcard/DCIM".into()], true, false)
+        );
     }
 
     #[test]
