@@ -299,10 +299,20 @@ fn eval_of_a_question_not_in_the_catalog_is_a_usage_error_before_any_request() {
 #[test]
 fn eval_acts_at_records_only_what_the_consumer_acts_on_and_refuses_a_score_outside_the_levels() {
     let (_dir, root) = builtin_project();
-    let rows = [("rm -rf ~", 3), ("git push --force origin main", 3), ("ls -la", 0), ("echo 'rm -rf /'", 0)];
+    // The last is labelled only the least it could be (`unsure`): denied above that, it is no
+    // evidence either way, and nothing is recorded for it.
+    let rows = [
+        ("rm -rf ~", 3, false),
+        ("git push --force origin main", 3, false),
+        ("ls -la", 0, false),
+        ("echo 'rm -rf /'", 0, false),
+        ("sudo rm -rf /", 2, true),
+    ];
     let text: String = rows
         .iter()
-        .map(|(c, l)| format!("{}\n", json!({"state": {"command": c, "cwd": "/home/dev/p"}, "label": l})))
+        .map(|(c, l, u)| {
+            format!("{}\n", json!({"state": {"command": c, "cwd": "/home/dev/p"}, "label": l, "unsure": u}))
+        })
         .collect();
     std::fs::write(root.join("labelled.jsonl"), text).expect("write");
     let eval = ["eval", "--catalog", "permission", "--question", "destructive", "--input", "labelled.jsonl"];
@@ -312,7 +322,7 @@ fn eval_acts_at_records_only_what_the_consumer_acts_on_and_refuses_a_score_outsi
     assert!(!root.join(".leopold/decisions/ledger.jsonl").exists(), "nothing recorded");
     let r = run(decisions(&root).args(eval).args(["--acts-at", "2.5", "--record"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("acted on                   2 of 4 answers, a score of 2.5 or more"), "{}", r.stdout);
+    assert!(r.stdout.contains("acted on                   2 of 5 answers, a score of 2.5 or more"), "{}", r.stdout);
     // The two denials, each with its outcome, and nothing for the two commands it stands aside on.
     let ledger = std::fs::read_to_string(root.join(".leopold/decisions/ledger.jsonl")).expect("ledger");
     let rows: Vec<Value> = ledger.lines().map(|l| serde_json::from_str(l).expect("a row")).collect();

@@ -12,7 +12,9 @@
 //! It asks the held-out twin; `SHIPPED=1` asks the shipped model. `SHOW=1` also prints each row's
 //! label, score and distribution; `EXPLAIN="COMMAND"` prints each call of one command with its
 //! features and what each adds to the logits; `EXPERIMENT=EPOCHS,STEP,L2,GENERIC,L2_RULES`
-//! refits on five folds of rows and prints the out-of-fold figures (`MISSES=1` lists the misses).
+//! refits on five folds of rows and prints the out-of-fold figures (`MISSES=1` lists the misses);
+//! `TEMPS=SEEN,UNSEEN` asks the model with those temperatures instead of its own (to see how far
+//! sharper or flatter answers would move the figures; the shipped ones are fitted, not chosen).
 
 use std::path::Path;
 

@@ -248,6 +248,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-4",
         "model/fresh-5",
         "model/fresh-6",
+        "model/fresh-7",
         "model/unseen-tldr",
     ] {
         for e in train::load(&root().join(dir)).expect("rows") {

@@ -36,7 +36,8 @@ fn ask_mock(mock: &Jevcompat) -> decisions::Decision<()> {
     req.timeout_ms = Some(3000);
     let started = Instant::now();
     let d = ask(&req, ());
-    assert!(started.elapsed() < Duration::from_millis(3050), "the ask obeyed its deadline");
+    // 250 ms of slack for the scheduler on a loaded machine, as the other deadline tests allow.
+    assert!(started.elapsed() < Duration::from_millis(3000 + 250), "the ask obeyed its deadline");
     d
 }
 

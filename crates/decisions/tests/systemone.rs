@@ -267,6 +267,12 @@ fn retry_after_ms_outranks_retry_after() {
     assert!(d.events.iter().any(|e| matches!(e, Event::DecisionRetry { delay_ms: 30, .. })));
 }
 
+/// What a deadline may overrun by here: the scheduler's, on a loaded 2-core machine where the
+/// retraining test holds both cores (a 300 ms deadline once took 355.7 ms under `cargo test`),
+/// as the CLI's tests allow. What these tests catch is a wait for the server (a 30 s
+/// `Retry-After`, a connect that never completes), not a few milliseconds late.
+const SLACK: Duration = Duration::from_millis(250);
+
 #[test]
 fn a_retry_never_sleeps_past_the_deadline() {
     let stub = Stub::start(vec![Reply::status(429, "{}").header("Retry-After", "30")]);
@@ -275,7 +281,7 @@ fn a_retry_never_sleeps_past_the_deadline() {
     req.timeout_ms = Some(400);
     let started = Instant::now();
     let d = ask(&req, ());
-    assert!(started.elapsed() < Duration::from_millis(450), "{:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_millis(400) + SLACK, "{:?}", started.elapsed());
     assert_eq!(reasons(&d), [Some(FailureReason::RateLimit)]);
     assert!(!d.events.iter().any(|e| matches!(e, Event::DecisionRetry { .. })));
 }
@@ -287,7 +293,7 @@ fn assert_times_out(endpoint: &str) {
     let started = Instant::now();
     let d = ask(&req, ());
     let took = started.elapsed();
-    assert!(took < Duration::from_millis(350), "took {took:?}");
+    assert!(took < Duration::from_millis(300) + SLACK, "took {took:?}");
     assert_eq!(reasons(&d), [Some(FailureReason::Timeout); 2]);
     assert_eq!(detail(&d, "effort"), "provider \"jev\" did not answer within 300ms");
 }

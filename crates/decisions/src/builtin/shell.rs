@@ -142,13 +142,48 @@ struct Set {
     cwd: Option<String>,
     /// `docker context use NAME` ran earlier: the daemon later `docker` calls talk to.
     docker_context: Option<String>,
-    /// How much more text variables' values may bring back to be read as code ([`Set::reread`]).
+    /// Scripts an earlier part wrote (`cat > /tmp/x.sh <<'EOF' ... EOF`): the path and the text.
+    files: Vec<(String, String)>,
+    /// How much text variables' values and written scripts have brought back to be read as code,
+    /// at most [`COMMAND_MAX`] ([`Set::reread`]).
     reread: usize,
 }
 
 impl Set {
     fn is_empty(&self) -> bool {
-        self.vars.is_empty() && self.cwd.is_none() && self.docker_context.is_none()
+        self.vars.is_empty() && self.cwd.is_none() && self.docker_context.is_none() && self.files.is_empty()
+    }
+
+    /// A script an earlier part wrote, run by a later one (`bash /tmp/x.sh`, `sh x.sh`, `source
+    /// x.sh`, `./x.sh`): its text read as code, after the call that runs it.
+    fn run_written(&mut self, out: &mut Out, from: usize, ctx: &Context) {
+        let mut i = from;
+        while i < out.calls.len() {
+            let call = &out.calls[i];
+            let target = if is_shell(&call.program) || matches!(call.program.as_str(), "source" | ".") {
+                call.args.iter().find(|a| !a.starts_with('-')).cloned()
+            } else {
+                Some(call.program.clone())
+            };
+            let text = target.and_then(|t| {
+                let t = t.trim_start_matches("./");
+                self.files.iter().rev().find(|(path, _)| path == t).map(|(_, text)| text.clone())
+            });
+            let Some(text) = text.filter(|t| t.len() <= COMMAND_MAX - self.reread) else {
+                i += 1;
+                continue;
+            };
+            self.reread += text.len();
+            let inner = Context { remote: call.remote, elevated: call.elevated, depth: ctx.depth + 1, ..*ctx };
+            let mut read = Out::default();
+            if parse_into(&text, &inner, &mut read) {
+                let n = read.calls.len();
+                out.calls.splice(i + 1..i + 1, read.calls);
+                out.functions.extend(read.functions);
+                i += n;
+            }
+            i += 1;
+        }
     }
 
     /// A variable's value from here on.
@@ -243,6 +278,39 @@ impl Set {
         {
             for (name, value) in set.args.iter().filter(|a| !a.starts_with('-')).filter_map(|a| a.split_once('=')) {
                 self.set(name, value);
+            }
+        }
+        // A script written whole (`cat > x.sh <<'EOF'`, `printf '...' > x.sh`, `tee x.sh <<EOF`),
+        // or added to (`>>`).
+        if let [writer] = calls {
+            let text = match base(&writer.program) {
+                "cat" | "tee" if writer.args.iter().all(|a| a.starts_with('-') || base(&writer.program) == "tee") => {
+                    writer.stdin_text.clone()
+                }
+                "echo" | "printf" => prints(writer, None),
+                _ => None,
+            };
+            let paths = writer.writes.iter().map(|(op, path)| (op.contains(">>"), path.clone()));
+            let teed = (base(&writer.program) == "tee")
+                .then(|| {
+                    writer
+                        .args
+                        .iter()
+                        .filter(|a| !a.starts_with('-'))
+                        .map(|a| (writer.args.contains(&"-a".into()), a.clone()))
+                })
+                .into_iter()
+                .flatten();
+            if let Some(text) = text {
+                for (append, path) in paths.chain(teed).take(EXPANSION_MAX) {
+                    let path = path.trim_start_matches("./").to_string();
+                    let before = self.files.iter().rposition(|(p, _)| *p == path).map(|i| self.files.remove(i).1);
+                    let text = match before {
+                        Some(old) if append => format!("{old}\n{text}"),
+                        _ => text.clone(),
+                    };
+                    self.files.push((path, crate::secret::clip(&text, COMMAND_MAX)));
+                }
             }
         }
         if let [docker] = calls
@@ -402,12 +470,39 @@ fn parse_into(code: &str, ctx: &Context, out: &mut Out) -> bool {
     }
     match rable::parse(code, false) {
         Ok(nodes) => {
-            for n in &nodes {
-                walk(n, ctx, out);
-            }
+            walk_list(Box::new(nodes.iter()), ctx, out);
             true
         }
         Err(_) => false,
+    }
+}
+
+/// Commands in sequence, a list's parts or a script's lines: what earlier parts set for later ones
+/// is carried, variables (`X=rm; $X -rf ~`, `DIR=~ && rm -rf $DIR`), the directory (`cd ~ && rm
+/// -rf *`) and the scripts written (`cat > x.sh <<EOF ... EOF` then `bash x.sh`). The parser nests
+/// a long list (`a; b; c` is `a; (b; c)`): read as one, in order, without recursing.
+fn walk_list<'a>(first: Box<dyn Iterator<Item = &'a Node> + 'a>, ctx: &Context, out: &mut Out) {
+    let mut set = Set::default();
+    let mut lists = vec![first];
+    while let Some(list) = lists.last_mut() {
+        let Some(node) = list.next() else {
+            lists.pop();
+            continue;
+        };
+        if let NodeKind::List { items } = &node.kind {
+            lists.push(Box::new(items.iter().map(|i| &i.command)));
+            continue;
+        }
+        let before = out.len();
+        walk(node, ctx, out);
+        if !set.is_empty() {
+            for call in &mut out[before..] {
+                set.apply(call);
+            }
+            set.reread(out, before, ctx);
+            set.run_written(out, before, ctx);
+        }
+        set.learn(node, &out[before..], ctx);
     }
 }
 
@@ -486,32 +581,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 }
             }
         }
-        NodeKind::List { items } => {
-            // What earlier parts set for later ones: variables (`X=rm; $X -rf ~`, `DIR=~ && rm
-            // -rf $DIR`) and the directory (`cd ~ && rm -rf *`). The parser nests a long list
-            // (`a; b; c` is `a; (b; c)`): read as one, in order, without recursing.
-            let mut set = Set::default();
-            let mut lists = vec![items.iter()];
-            while let Some(list) = lists.last_mut() {
-                let Some(item) = list.next() else {
-                    lists.pop();
-                    continue;
-                };
-                if let NodeKind::List { items } = &item.command.kind {
-                    lists.push(items.iter());
-                    continue;
-                }
-                let before = out.len();
-                walk(&item.command, ctx, out);
-                if !set.is_empty() {
-                    for call in &mut out[before..] {
-                        set.apply(call);
-                    }
-                    set.reread(out, before, ctx);
-                }
-                set.learn(&item.command, &out[before..], ctx);
-            }
-        }
+        NodeKind::List { items } => walk_list(Box::new(items.iter().map(|i| &i.command)), ctx, out),
         NodeKind::If { condition, then_body, else_body, .. } => {
             walk(condition, ctx, out);
             walk(then_body, ctx, out);
@@ -2783,6 +2853,30 @@ mod tests {
         // Quote removal keeps a substitution as written, and takes the other quotes off.
         assert_eq!(dequote(r#"a"$(printf '%s' "x")"'b'"#), r#"a$(printf '%s' "x")b"#);
         assert_eq!(dequote("`echo 'a b'`'c'"), "`echo 'a b'`c");
+    }
+
+    #[test]
+    fn a_script_written_then_run_is_read_and_lines_carry_what_they_set() {
+        for c in [
+            "cat > /tmp/cleanup.sh <<'EOF'\nrm -rf ~\nEOF\nbash /tmp/cleanup.sh",
+            "printf '#!/bin/sh\\nrm -rf ~\\n' > x.sh && chmod +x x.sh && ./x.sh",
+            "tee ./wipe.sh <<'EOF' >/dev/null\nrm -rf ~\nEOF\nsh wipe.sh",
+            "echo 'rm -rf ~' > a.sh; source a.sh",
+            // Lines carry what they set, as `;` does.
+            "X=rm\n$X -rf ~",
+            "cd ~\nrm -rf *",
+        ] {
+            let calls = programs(c);
+            assert!(
+                calls.iter().any(|x| base(&x.0) == "rm" && (x.1 == ["-rf", "~"] || x.1 == ["-rf", "~/*"])),
+                "{c}: {calls:?}"
+            );
+        }
+        // Written and not run, or another file run: data.
+        assert_eq!(names("cat > notes.sh <<'EOF'\nrm -rf ~\nEOF\ncat notes.sh"), ["cat", "cat"]);
+        assert_eq!(names("cat > a.sh <<'EOF'\nrm -rf ~\nEOF\nbash b.sh"), ["cat", "bash"]);
+        // `>>` adds to what was written.
+        assert_eq!(names("echo 'ls' > a.sh; echo 'rm -rf ~' >> a.sh; bash a.sh"), ["echo", "echo", "bash", "ls", "rm"]);
     }
 
     #[test]
