@@ -764,7 +764,6 @@ fn own_args(call: &Call, tool: &str) -> usize {
     }
 }
 
-/// Database clients whose statements are SQL, with SQL's comments.
 /// An SQL statement: what a text handed to a program starts with, when it is one.
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -773,6 +772,7 @@ static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
     .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
 });
 
+/// Database clients whose statements are SQL, with SQL's comments.
 const SQL_CLIENTS: [&str; 9] =
     ["psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "cqlsh", "sqlcmd", "duckdb", "cockroach"];
 

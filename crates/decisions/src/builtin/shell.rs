@@ -161,29 +161,38 @@ impl Set {
         while i < out.calls.len() {
             let call = &out.calls[i];
             let target = if is_shell(&call.program) || matches!(call.program.as_str(), "source" | ".") {
-                call.args.iter().find(|a| !a.starts_with('-')).cloned()
+                call.args.iter().find(|a| !a.starts_with('-'))
             } else {
-                Some(call.program.clone())
+                Some(&call.program)
             };
             let text = target.and_then(|t| {
                 let t = t.trim_start_matches("./");
                 self.files.iter().rev().find(|(path, _)| path == t).map(|(_, text)| text.clone())
             });
-            let Some(text) = text.filter(|t| t.len() <= COMMAND_MAX - self.reread) else {
-                i += 1;
-                continue;
-            };
-            self.reread += text.len();
-            let inner = Context { remote: call.remote, elevated: call.elevated, depth: ctx.depth + 1, ..*ctx };
-            let mut read = Out::default();
-            if parse_into(&text, &inner, &mut read) {
-                let n = read.calls.len();
-                out.calls.splice(i + 1..i + 1, read.calls);
-                out.functions.extend(read.functions);
-                i += n;
-            }
-            i += 1;
+            i += 1 + text.map_or(0, |text| self.read_at(out, i, &text, false, ctx));
         }
+    }
+
+    /// Read code brought back by what an earlier part set, for the call at `at`: in its place
+    /// (`instead`) or after it, run where it runs. At most [`COMMAND_MAX`] bytes of it in all,
+    /// so a value used many times costs no more than a command of that length. How many calls
+    /// it added after `at`.
+    fn read_at(&mut self, out: &mut Out, at: usize, code: &str, instead: bool, ctx: &Context) -> usize {
+        if code.len() > COMMAND_MAX - self.reread {
+            return 0;
+        }
+        self.reread += code.len();
+        let call = &out.calls[at];
+        let inner = Context { remote: call.remote, elevated: call.elevated, depth: ctx.depth + 1, ..*ctx };
+        let mut read = Out::default();
+        if !parse_into(code, &inner, &mut read) || (instead && read.calls.is_empty()) {
+            return 0;
+        }
+        let n = read.calls.len();
+        let place = if instead { at..at + 1 } else { at + 1..at + 1 };
+        out.calls.splice(place, read.calls);
+        out.functions.extend(read.functions);
+        if instead { n - 1 } else { n }
     }
 
     /// A variable's value from here on.
@@ -226,31 +235,18 @@ impl Set {
     }
 
     /// A call whose program a variable made several words (`X='rm -rf ~'; $X`, `eval "$X"`,
-    /// `bash -c "$X"`): the words read again as the code they are, in its place. At most
-    /// [`COMMAND_MAX`] bytes of values in all, so a value used many times costs no more than a
-    /// command of that length.
+    /// `bash -c "$X"`): the words read again as the code they are, in its place.
     fn reread(&mut self, out: &mut Out, from: usize, ctx: &Context) {
         let mut i = from;
         while i < out.calls.len() {
             let call = &out.calls[i];
-            let code =
-                std::iter::once(call.program.clone()).chain(call.args.iter().map(|a| quote(a))).collect::<Vec<_>>();
-            let code = code.join(" ");
-            if !call.program.trim().contains(char::is_whitespace) || code.len() > COMMAND_MAX - self.reread {
-                i += 1;
-                continue;
-            }
-            self.reread += code.len();
-            let inner = Context { remote: call.remote, elevated: call.elevated, depth: ctx.depth + 1, ..*ctx };
-            let mut read = Out::default();
-            if parse_into(&code, &inner, &mut read) && !read.calls.is_empty() {
-                let n = read.calls.len();
-                out.calls.splice(i..=i, read.calls);
-                out.functions.extend(read.functions);
-                i += n;
-            } else {
-                i += 1;
-            }
+            let code = call.program.trim().contains(char::is_whitespace).then(|| {
+                std::iter::once(call.program.clone())
+                    .chain(call.args.iter().map(|a| quote(a)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            });
+            i += 1 + code.map_or(0, |code| self.read_at(out, i, &code, true, ctx));
         }
     }
 
