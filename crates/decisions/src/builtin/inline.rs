@@ -114,17 +114,11 @@ pub fn commands(lang: Lang, code: &str) -> Vec<String> {
     let live = outside_strings(code, lang);
     let mut found: Vec<(usize, String)> = Vec::new();
     let at_live = |m: &regex::Match| live.get(m.start()).copied().unwrap_or(false);
-    for m in RUNS.find_iter(code).filter(at_live) {
+    // Ruby's `sh "CMD"` (rake's, and `FileUtils.sh`) runs a command as the others do.
+    let ruby_sh = (lang == Lang::Ruby).then(|| RUBY_SH.find_iter(code)).into_iter().flatten();
+    for m in RUNS.find_iter(code).chain(ruby_sh).filter(at_live) {
         if let Some(run) = argv(&code[m.end()..]) {
             found.push((m.start(), run));
-        }
-    }
-    // Ruby's `sh "CMD"` (rake's, and `FileUtils.sh`).
-    if lang == Lang::Ruby {
-        for m in RUBY_SH.find_iter(code).filter(at_live) {
-            if let Some(run) = argv(&code[m.end()..]) {
-                found.push((m.start(), run));
-            }
         }
     }
     if matches!(lang, Lang::Perl | Lang::Ruby | Lang::Php) {

@@ -259,11 +259,7 @@ impl Set {
         {
             for (a, _) in assignments.iter().filter_map(word) {
                 if let Some((name, value)) = a.split_once('=') {
-                    let code = match value.strip_prefix('`').and_then(|v| v.strip_suffix('`')) {
-                        Some(inner) => format!("$({inner})"),
-                        None => value.to_string(),
-                    };
-                    let printed = printed_by(&code, ctx).map(|t| t.trim_end().to_string());
+                    let printed = printed_by(value, ctx).map(|t| t.trim_end().to_string());
                     self.set(name, printed.as_deref().unwrap_or(value));
                 }
             }
@@ -279,26 +275,22 @@ impl Set {
         // A script written whole (`cat > x.sh <<'EOF'`, `printf '...' > x.sh`, `tee x.sh <<EOF`),
         // or added to (`>>`).
         if let [writer] = calls {
-            let text = match base(&writer.program) {
-                "cat" | "tee" if writer.args.iter().all(|a| a.starts_with('-') || base(&writer.program) == "tee") => {
-                    writer.stdin_text.clone()
-                }
+            let tool = base(&writer.program);
+            let text = match tool {
+                "cat" if writer.args.iter().all(|a| a.starts_with('-')) => writer.stdin_text.clone(),
+                "tee" => writer.stdin_text.clone(),
                 "echo" | "printf" => prints(writer, None),
                 _ => None,
             };
-            let paths = writer.writes.iter().map(|(op, path)| (op.contains(">>"), path.clone()));
-            let teed = (base(&writer.program) == "tee")
-                .then(|| {
-                    writer
-                        .args
-                        .iter()
-                        .filter(|a| !a.starts_with('-'))
-                        .map(|a| (writer.args.contains(&"-a".into()), a.clone()))
-                })
-                .into_iter()
-                .flatten();
+            // Where it goes: what the call's `>`/`>>` name, and the files `tee` names (`-a` adds).
+            let mut paths: Vec<(bool, &String)> =
+                writer.writes.iter().map(|(op, path)| (op.contains(">>"), path)).collect();
+            if tool == "tee" {
+                let append = writer.args.iter().any(|a| a == "-a");
+                paths.extend(writer.args.iter().filter(|a| !a.starts_with('-')).map(|a| (append, a)));
+            }
             if let Some(text) = text {
-                for (append, path) in paths.chain(teed).take(EXPANSION_MAX) {
+                for (append, path) in paths.into_iter().take(EXPANSION_MAX) {
                     let path = path.trim_start_matches("./").to_string();
                     let before = self.files.iter().rposition(|(p, _)| *p == path).map(|i| self.files.remove(i).1);
                     let text = match before {
@@ -1071,18 +1063,15 @@ fn expand(w: String, quoted: bool, ctx: &Context, out: &mut Vec<(String, bool)>)
         out.push((w, quoted));
         return;
     }
-    let backticked = w.strip_prefix('`').and_then(|r| r.strip_suffix('`'));
-    if backticked.is_some() || w.starts_with("$(") {
-        let code = backticked.map_or_else(|| w.clone(), |inner| format!("$({inner})"));
-        if let Some(text) = printed_by(&code, ctx) {
-            // Quoted, it is one word (`"$(printf rm)" -rf ~`); else the words it splits into.
-            if quoted {
-                out.push((text.trim_end_matches('\n').to_string(), true));
-            } else {
-                out.extend(text.split_whitespace().map(|t| (t.to_string(), false)));
-            }
-            return;
+    // A substitution whose output can be known (none for any other word). Quoted, it is one
+    // word (`"$(printf rm)" -rf ~`); else the words it splits into.
+    if let Some(text) = printed_by(&w, ctx) {
+        if quoted {
+            out.push((text.trim_end_matches('\n').to_string(), true));
+        } else {
+            out.extend(text.split_whitespace().map(|t| (t.to_string(), false)));
         }
+        return;
     }
     if quoted {
         out.push((w, quoted));
@@ -1250,13 +1239,17 @@ fn unescape(text: &str) -> String {
     out
 }
 
-/// The text a `$(...)` prints, when it is a pipe of an `echo` and decoders
+/// The text a `$(...)` or `` `...` `` prints, when it is a pipe of an `echo` and decoders
 /// (`bash -c "$(echo B64 | base64 -d)"`).
 fn printed_by(code: &str, ctx: &Context) -> Option<String> {
     if ctx.printing >= PRINTED_DEEP {
         return None;
     }
-    let inner = code.trim().strip_prefix("$(")?.strip_suffix(')')?;
+    let code = code.trim();
+    let inner = code
+        .strip_prefix("$(")
+        .and_then(|c| c.strip_suffix(')'))
+        .or_else(|| code.strip_prefix('`')?.strip_suffix('`'))?;
     let mut calls = Out::default();
     if !parse_into(inner, &Context { depth: ctx.depth + 1, printing: ctx.printing + 1, ..*ctx }, &mut calls) {
         return None;
@@ -2109,21 +2102,21 @@ fn recipes(makefile: &str) -> Vec<String> {
 /// the command `env`, `chdir DIR` and `time` run.
 fn cmake_command(args: &[(String, bool)]) -> Option<String> {
     let (first, rest) = args.split_first()?;
-    let words = |head: &str, from: &[(String, bool)]| -> String {
-        let tail = requote(from);
+    // The shell command that does the same, with cmake's arguments.
+    let as_shell = |head: &str| -> String {
+        let tail = requote(rest);
         if tail.is_empty() { head.to_string() } else { format!("{head} {tail}") }
     };
     Some(match first.0.as_str() {
-        "rm" => words("rm", rest),
-        "remove" => words("rm", rest),
-        "remove_directory" => words("rm -rf", rest),
-        "copy" | "copy_if_different" | "copy_directory" | "copy_directory_if_different" => words("cp -r", rest),
-        "rename" => words("mv", rest),
-        "make_directory" => words("mkdir -p", rest),
-        "touch" | "touch_nocreate" => words("touch", rest),
-        "create_symlink" => words("ln -s", rest),
-        "create_hardlink" => words("ln", rest),
-        "tar" => words("tar", rest),
+        "rm" | "remove" => as_shell("rm"),
+        "remove_directory" => as_shell("rm -rf"),
+        "copy" | "copy_if_different" | "copy_directory" | "copy_directory_if_different" => as_shell("cp -r"),
+        "rename" => as_shell("mv"),
+        "make_directory" => as_shell("mkdir -p"),
+        "touch" | "touch_nocreate" => as_shell("touch"),
+        "create_symlink" => as_shell("ln -s"),
+        "create_hardlink" => as_shell("ln"),
+        "tar" => as_shell("tar"),
         "chdir" => command_in(rest.get(1..)?)?,
         "time" => command_in(rest)?,
         "env" => {
