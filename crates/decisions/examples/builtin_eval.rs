@@ -12,7 +12,9 @@
 //! It asks the held-out twin; `SHIPPED=1` asks the shipped model. `SHOW=1` also prints each row's
 //! label, score and distribution; `EXPLAIN="COMMAND"` prints each call of one command with its
 //! features and what each adds to the logits; `EXPERIMENT=EPOCHS,STEP,L2,GENERIC,L2_RULES`
-//! refits on five folds of rows and prints the out-of-fold figures (`MISSES=1` lists the misses);
+//! refits on five folds of rows and prints the out-of-fold figures (`MISSES=1` lists the misses,
+//! `FOLDS=0` skips the folds, `ALSO=model/unseen-tldr,model/fresh-6` adds the refitted twin's
+//! figures on those sets);
 //! `TEMPS=SEEN,UNSEEN` asks the model with those temperatures instead of its own (to see how far
 //! sharper or flatter answers would move the figures; the shipped ones are fitted, not chosen).
 
@@ -72,7 +74,9 @@ fn experiment(spec: &str, root: &Path) {
     // New commands, mostly of known tools: five folds by row over every row, each predicted by
     // a model fitted without it.
     let mut oof: Vec<(usize, [f64; LEVELS])> = Vec::new();
-    for f in 0..5 {
+    // `FOLDS=0` skips them (the held-out figures alone, in a fifth of the time).
+    let folds = std::env::var("FOLDS").ok().and_then(|f| f.parse().ok()).unwrap_or(5);
+    for f in 0..folds.min(5) {
         let (rest, this): (Vec<_>, Vec<_>) =
             all.iter().cloned().partition(|e| decisions::builtin::features::part(&format!("cv:{}", e.id)) % 5 != f);
         let t = train::fit_temperatures_with(&rest, &params);
@@ -99,20 +103,39 @@ fn experiment(spec: &str, root: &Path) {
             pct(tp, top)
         );
     }
-    for (what, rows) in [("held out", &held), ("training", &training)] {
+    // `ALSO=model/unseen-tldr,...`: the same figures on sets never trained on.
+    let also: Vec<(String, Vec<train::Example>)> = std::env::var("ALSO")
+        .unwrap_or_default()
+        .split(',')
+        .filter(|d| !d.is_empty())
+        .map(|d| (d.to_string(), train::load(&root.join(d)).expect("rows")))
+        .collect();
+    let sets =
+        [("held out", &held), ("training", &training)].into_iter().chain(also.iter().map(|(d, r)| (d.as_str(), r)));
+    for (what, rows) in sets {
         let predicted: Vec<(usize, [f64; LEVELS])> = rows.iter().map(|e| (e.level, train::predict(&w, e, t))).collect();
         let figures = |bar: f64| {
             let [fp, low, tp, top] = tally(predicted.iter().map(|(l, p)| (*l, p)), bar);
-            format!("bar {bar:.2}: deny 0-1 {:.1}%, catch 3 {:.1}%", pct(fp, low), pct(tp, top))
+            format!("bar {bar:.2}: deny 0-1 {fp} ({:.1}%), catch 3 {tp} ({:.1}%)", pct(fp, low), pct(tp, top))
         };
+        // The bar `ledger propose` would find: just above the surest wrong denial (a command
+        // below level 3, not marked unsure, denied), as `scripts/builtin-bars.sh` records them.
+        let certainty = |p: &[f64; LEVELS]| (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0;
+        let bar = rows
+            .iter()
+            .zip(&predicted)
+            .filter(|(e, (_, p))| e.level < 3 && !e.unsure && expected(p) >= DENY_AT)
+            .map(|(_, (_, p))| certainty(p) + 0.001)
+            .fold(0.0, f64::max);
         println!(
-            "{what} (T {:.2} seen, {:.2} unseen, nll {:.3}): {} | {} | {}",
+            "{what} (T {:.2} seen, {:.2} unseen, nll {:.3}): {} | {} | {} | proposed {}",
             t.seen,
             t.unseen,
             train::nll(&w, rows, t),
             figures(0.5),
             figures(0.7),
-            figures(0.85)
+            figures(0.85),
+            figures(bar)
         );
     }
 }

@@ -107,13 +107,20 @@ pub fn about(key: &str) -> Option<&'static str> {
 /// The words of the example of page `key` whose command the call's arguments match best, if
 /// one matches at least as well as the page's bare command: each of its literal words the call
 /// has counts 4 and each it lacks -2, each flag it has 2 and each it lacks -1; the first of the
-/// best wins.
-pub fn example(key: &str, args: &[String]) -> Option<&'static str> {
-    example_in(EXAMPLES, key, args)
+/// best wins. `sub` is the call's subcommand when `key` names none: on a page whose examples
+/// name subcommands, an example without it counts -2 more, so a subcommand no example shows
+/// (`hcloud server delete`) is not read as the bare command (`hcloud`, "show available
+/// commands").
+pub fn example(key: &str, args: &[String], sub: Option<&str>) -> Option<&'static str> {
+    example_in(EXAMPLES, key, args, sub)
 }
 
-fn example_in<'a>(list: &'a str, key: &str, args: &[String]) -> Option<&'a str> {
+fn example_in<'a>(list: &'a str, key: &str, args: &[String], sub: Option<&str>) -> Option<&'a str> {
     let examples = lookup(list, key)?;
+    let literal_words = |example: &'a str| {
+        example.split_once('=').map_or("", |(l, _)| l).split(' ').filter(|l| !l.is_empty() && !l.starts_with('-'))
+    };
+    let sub = sub.filter(|_| examples.split('\t').any(|e| literal_words(e).next().is_some()));
     let has = |literal: &str| {
         literal.split('|').any(|alt| {
             args.iter().any(|a| {
@@ -141,7 +148,10 @@ fn example_in<'a>(list: &'a str, key: &str, args: &[String]) -> Option<&'a str> 
                 (true, true) => 2,
                 (true, false) => -1,
             })
-            .sum();
+            .sum::<i32>()
+            - sub
+                .filter(|s| !literal_words(example).any(|l| l.split('|').any(|alt| alt.eq_ignore_ascii_case(s))))
+                .map_or(0, |_| 2);
         if score >= 0 && best.is_none_or(|(b, _)| score > b) {
             best = Some((score, words));
         }
@@ -334,12 +344,14 @@ mod tests {
         let list = build_examples(&rows);
         let pick = |key: &str, args: &[&str]| {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-            example_in(&list, key, &args)
+            let sub = args.first().filter(|a| !key.contains(' ') && !a.starts_with(['-', '.']));
+            example_in(&list, key, &args, sub.map(String::as_str))
         };
         assert_eq!(pick("vercel", &[]), Some("deploy current directory"));
         assert_eq!(pick("vercel", &["./site"]), Some("deploy current directory"));
         assert_eq!(pick("vercel", &["--prod", "--yes"]), Some("deploy current directory production"));
         assert_eq!(pick("vercel", &["remove", "docs", "--yes"]), Some("remove deployment"));
+        assert_eq!(pick("vercel", &["promote", "--yes"]), None, "a subcommand no example shows");
         assert_eq!(pick("pg_restore", &["--dbname", "app", "a.dump"]), Some("restore archive existing database"));
         assert_eq!(pick("pg_restore", &["-cd", "app", "a.dump"]), Some("restore archive existing database"));
         assert_eq!(pick("pg_restore", &["--clean", "-d", "app", "a.dump"]), Some("clean database object creating"));

@@ -93,7 +93,7 @@ pub fn of(call: &Call) -> Vec<String> {
         if deeper.len() < 2 && !quoted && is_word(a) {
             deeper.push(a.to_ascii_lowercase());
         }
-        let class = path_class(a);
+        let class = if i > 0 && host_option(&args[i - 1], a) { "host" } else { path_class(a) };
         f.push(format!("p={class}"));
         f.push(t(&format!("p={class}")));
         if let Some(s) = subs.first() {
@@ -128,7 +128,7 @@ pub fn of(call: &Call) -> Vec<String> {
     if facts.contains(&"production") && !facts.iter().any(reads) {
         f.push("R=production_change".into());
     }
-    for fact in facts {
+    for fact in &facts {
         f.push(format!("R={fact}"));
         if call.remote {
             f.push(format!("R={fact}|remote"));
@@ -164,8 +164,25 @@ pub fn of(call: &Call) -> Vec<String> {
                     f.push(format!("d={w}"));
                 }
                 // And what its example closest to this call says that form does.
-                for w in super::dictionary::example(key, args).into_iter().flat_map(|w| w.split(' ')) {
+                let sub = subs.first().filter(|_| *key == tool).map(String::as_str);
+                let example = super::dictionary::example(key, args, sub);
+                for w in example.into_iter().flat_map(|w| w.split(' ')) {
                     f.push(format!("e={w}"));
+                }
+                // And what the example's first word says that form does, as the rules' verbs
+                // name it (`vercel --prod` "deploy current directory production" publishes), when
+                // no subcommand or name says it already: the same word read twice is not twice
+                // the evidence. Not the words prose uses otherwise: files are merged (`samtools
+                // merge` "merge multiple files") and sent to the trash, processes fork, a job is
+                // submitted to a scheduler and a held one released, a function is invoked here,
+                // a variable post-incremented.
+                let first = example
+                    .and_then(|w| w.split(' ').next())
+                    .filter(|v| !matches!(*v, "merge" | "send" | "fork" | "release" | "submit" | "invoke" | "post"));
+                if let Some(kind) = first.and_then(verb_kind)
+                    && !facts.iter().any(|x| x.strip_suffix("_verb") == Some(kind))
+                {
+                    f.push(format!("R=example_{kind}"));
                 }
             }
             None => f.push("d=none".into()),
@@ -220,6 +237,55 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
         }
     }
     out
+}
+
+/// Verbs that publish or send (rule 5): a platform's, a package manager's.
+const PUBLISH: [&str; 16] = [
+    "publish", "release", "deploy", "upload", "push", "promote", "submit", "ship", "merge", "rollout", "send",
+    "notify", "post", "invoke", "trigger", "fork",
+];
+/// Verbs that destroy (rule 7).
+const DESTROY: [&str; 23] = [
+    "yank",
+    "unpublish",
+    "deprecate",
+    "revoke",
+    "archive",
+    "close",
+    "forget",
+    "delete",
+    "destroy",
+    "remove",
+    "rm",
+    "rb",
+    "terminate",
+    "drop",
+    "purge",
+    "uninstall",
+    "down",
+    "prune",
+    "wipe",
+    "reset",
+    "erase",
+    "kill",
+    "deregister",
+];
+/// Verbs that change.
+const CHANGE: [&str; 16] = [
+    "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch", "edit",
+    "import", "mb", "label",
+];
+/// Verbs that only read.
+const READ: [&str; 16] = [
+    "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
+    "history", "version",
+];
+
+/// The kind of a verb, as the rules' facts name them: `publish`, `destroy`, `change`, `read`.
+fn verb_kind(word: &str) -> Option<&'static str> {
+    [("publish", &PUBLISH[..]), ("destroy", &DESTROY[..]), ("change", &CHANGE[..]), ("read", &READ[..])]
+        .into_iter()
+        .find_map(|(kind, verbs)| verbs.contains(&word).then_some(kind))
 }
 
 /// The facts of a call that the labelling rules (model/labels/RULES.md) decide levels by: what
@@ -495,44 +561,6 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
         },
         _ => {}
     }
-    // Publishing, releasing, deploying: the verbs of package managers and platforms.
-    const PUBLISH: [&str; 16] = [
-        "publish", "release", "deploy", "upload", "push", "promote", "submit", "ship", "merge", "rollout", "send",
-        "notify", "post", "invoke", "trigger", "fork",
-    ];
-    const DESTROY: [&str; 23] = [
-        "yank",
-        "unpublish",
-        "deprecate",
-        "revoke",
-        "archive",
-        "close",
-        "forget",
-        "delete",
-        "destroy",
-        "remove",
-        "rm",
-        "rb",
-        "terminate",
-        "drop",
-        "purge",
-        "uninstall",
-        "down",
-        "prune",
-        "wipe",
-        "reset",
-        "erase",
-        "kill",
-        "deregister",
-    ];
-    const CHANGE: [&str; 16] = [
-        "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch",
-        "edit", "import", "mb", "label",
-    ];
-    const READ: [&str; 16] = [
-        "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan",
-        "diff", "history", "version",
-    ];
     // Verbs that fetch into files here (rule 6: a download written into a file).
     const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
@@ -578,6 +606,23 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
     }
     if has("--push") {
         out.push("publish_verb");
+    }
+    // A program named for what it does (`dropuser`, `vgremove`, `pg_restore`, `sendmail`,
+    // `useradd`): the rules' fact of the verb, as a subcommand's. Not one named for killing
+    // (`killall`, `pkill`), which ends processes, not data, for cleaning (`pyclean`), which
+    // removes what a build remakes, or for deleting an account (`userdel`, `groupdel`), which
+    // keeps its files unless told (level 2).
+    for kind in name_verbs(tool) {
+        let fact = match kind {
+            "destroy" if !tool.contains("kill") && !tool.contains("clean") && !tool.ends_with("del") => "destroy_verb",
+            "restore" => "restore_verb",
+            "send" => "publish_verb",
+            "change" => "change_verb",
+            _ => continue,
+        };
+        if !out.contains(&fact) {
+            out.push(fact);
+        }
     }
     // An option that says the call destroys as it goes (`mongorestore --drop`, `rclone sync
     // --delete-excluded`, `gh pr merge --delete-branch`), whatever the program. Not
@@ -955,6 +1000,9 @@ pub fn path_class(a: &str) -> &'static str {
     if a.contains('$') {
         return "variable";
     }
+    if is_host(a) {
+        return "host";
+    }
     if let Some((host, _)) = a.split_once(':')
         && !host.is_empty()
         && (host.contains('@') || host.contains('.'))
@@ -964,9 +1012,6 @@ pub fn path_class(a: &str) -> &'static str {
     }
     if a.contains('*') || a.contains('?') {
         return "glob";
-    }
-    if is_host(a) {
-        return "host";
     }
     if a.contains('/') || a.contains('.') {
         return "rel";
@@ -978,7 +1023,7 @@ pub fn path_class(a: &str) -> &'static str {
 }
 
 /// Whether a word names another machine: a login at one, `user@host` (not a package's
-/// `name@version`), or an IPv4 address (`10.0.0.5`, `10.0.0.0/16`). A bare domain name is not
+/// `name@version`), an IPv4 address (`10.0.0.5`, `10.0.0.0/16`), or either with a port. A bare domain name is not
 /// one: as often it names a certificate, a site or a zone (`certbot delete --cert-name
 /// staging.example.com`) as a machine reached.
 fn is_host(a: &str) -> bool {
@@ -988,14 +1033,42 @@ fn is_host(a: &str) -> bool {
         let parts: Vec<&str> = h.split('.').collect();
         parts.len() == 4 && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.parse::<u8>().is_ok())
     };
-    let name_chars = |h: &str| h.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    // With a port, a name is a machine's: `api.example.com:443`, `db.example.com:27017`; of
+    // two parts, only under a common top-level name (`notes.md:12` is a file and a line).
+    if let Some((host, port)) = a.rsplit_once(':')
+        && !port.is_empty()
+        && port.len() <= 5
+        && port.chars().all(|c| c.is_ascii_digit())
+    {
+        let common = host
+            .rsplit('.')
+            .next()
+            .is_some_and(|t| matches!(t, "com" | "net" | "org" | "io" | "dev" | "internal" | "local" | "lan"));
+        return ipv4(host) || (is_domain(host) && (host.split('.').count() >= 3 || common));
+    }
     if let Some((user, host)) = a.split_once('@') {
-        return !user.is_empty()
-            && !a.contains('/')
-            && name_chars(host)
-            && (ipv4(host) || (host.contains('.') && host.chars().any(|c| c.is_ascii_alphabetic())));
+        return !user.is_empty() && !a.contains('/') && (ipv4(host) || is_domain(host));
     }
     ipv4(a)
+}
+
+/// Whether a word is a domain name: dotted, of letters, digits and hyphens, ending in a name of
+/// letters (`db.example.com`; `localhost` is this machine).
+fn is_domain(h: &str) -> bool {
+    h.contains('.')
+        && h.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && h.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// The options whose value names the machine a program talks to (`psql -h db.example.com`,
+/// `mongosh --host`): a domain name there is another machine's, with at least three parts
+/// after `-h` or `-H`, where a file (`du -h notes.md`) could stand.
+fn host_option(option: &str, value: &str) -> bool {
+    match option {
+        "--host" | "--hostname" | "--server" | "--broker" => is_domain(value),
+        "-h" | "-H" => is_domain(value) && value.split('.').count() >= 3,
+        _ => false,
+    }
 }
 
 /// Which of 65,536 parts a key falls in: the held-out tools and the folds are picked by it, so
@@ -1184,12 +1257,22 @@ mod tests {
         // A terminal only shows what is written to it; a serial line is a device.
         assert_eq!([path_class("/dev/tty12"), path_class("/dev/pts/3"), path_class("/dev/tty")], ["dev_null"; 3]);
         assert_eq!(path_class("/dev/ttyUSB0"), "device");
-        for host in ["deploy@build.example.com", "root@10.0.0.5", "10.0.0.0/16"] {
+        let hosts =
+            ["deploy@build.example.com", "root@10.0.0.5", "10.0.0.0/16", "api.example.com:443", "example.com:8443"];
+        for host in hosts.into_iter().chain(["10.0.0.5:5432"]) {
             assert_eq!(path_class(host), "host", "{host}");
         }
-        for file in ["lodash@4.17.21", "python@3.11", "db.example.com", "@scope/pkg@1.2.3", "1.2.3.4.5"] {
+        let files =
+            ["lodash@4.17.21", "python@3.11", "db.example.com", "@scope/pkg@1.2.3", "1.2.3.4.5", "localhost:8080"];
+        for file in files.into_iter().chain(["deploy@web1:/srv/app", "notes.md:12", "main.rs:120"]) {
             assert_ne!(path_class(file), "host", "{file}");
         }
+        // The value of a host option is a machine's; a file after `-h` (`du -h`) is not.
+        let host = |c: &str| features(c).contains(&"p=host".into());
+        assert!(host("mosquitto_pub -h mqtt.example.com -t t -m x") && host("mongosh --host db.example.com"));
+        assert!(
+            !host("du -h notes.md") && !host("sort -h sizes.txt") && !host("certbot delete --cert-name a.example.com")
+        );
         assert!(!has("cat notes.txt > /dev/tty2", "device_write") && has("cat fw.bin > /dev/ttyUSB0", "device_write"));
         assert!(
             !has("sudo wipefs --all --no-act /dev/sdc", "device_write") && has("wipefs -a /dev/sdc", "device_write")
@@ -1253,6 +1336,14 @@ mod tests {
         assert_eq!(name_verbs("pg_dump"), ["read"]);
         assert!(name_verbs("kubectl").is_empty() && name_verbs("make").is_empty() && name_verbs("ls").is_empty());
         assert!(features("dropuser --if-exists bob").contains(&"v=destroy".into()));
+        // And with the rules' fact of the verb, as a subcommand's would be; not for killing
+        // processes or cleaning a build.
+        let fact = |c: &str, fact: &str| features(c).contains(&format!("R={fact}"));
+        assert!(fact("dropuser bob", "destroy_verb") && fact("sudo vgremove -f vg_old", "destroy_verb"));
+        assert!(fact("pg_restore -d app x.dump", "restore_verb") && fact("sendmail -t < a.eml", "publish_verb"));
+        assert!(fact("sudo useradd -m alice", "change_verb") && !fact("pg_dump app", "read_verb"));
+        assert!(!fact("killall node", "destroy_verb") && !fact("pyclean .", "destroy_verb"));
+        assert!(!fact("sudo userdel deploy", "destroy_verb"));
         assert!(
             !features("./scripts/dropdb.sh").iter().any(|f| f.starts_with("v=")),
             "a script is only its name's words"
@@ -1285,6 +1376,21 @@ mod tests {
         assert!(listed.contains(&"R=read_verb".into()) && !listed.contains(&"R=destroy_verb".into()));
         let named = f("kubectl delete pod logs-collector");
         assert!(named.contains(&"R=destroy_verb".into()) && !named.contains(&"R=read_verb".into()));
+    }
+
+    #[test]
+    fn the_first_word_of_the_closest_example_is_a_verb_when_nothing_else_says_it() {
+        let f = |c: &str| features(c).into_iter().filter(|x| x.starts_with("R=example_")).collect::<Vec<_>>();
+        // `vercel --prod`: "deploy the current directory to production".
+        assert_eq!(f("vercel --prod"), ["R=example_publish"]);
+        // A subcommand that says it already, and prose's other senses, are not read again.
+        assert!(f("vercel remove old-site --yes").is_empty(), "{:?}", f("vercel remove old-site --yes"));
+        assert!(f("samtools merge out.bam a.bam b.bam").is_empty());
+        // A subcommand no example of the page shows takes no example: `hcloud server delete` is
+        // not the bare `hcloud`, "show available commands".
+        let e = features("hcloud server delete web-2");
+        assert!(!e.iter().any(|x| x.starts_with("e=")), "{e:?}");
+        assert!(features("hcloud").iter().any(|x| x.starts_with("e=")));
     }
 
     #[test]

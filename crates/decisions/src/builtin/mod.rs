@@ -103,7 +103,7 @@ impl<'a> Model<'a> {
         Model { temperatures: Temperatures { seen: 1.0, unseen: 1.0 }, buckets: &[], weights: &[], programs: &[] };
 
     /// A model from the bytes `train` writes: the two temperatures (f64, seen then unseen), the
-    /// number of rows (u32), each row's bucket (u16, ascending), each row's [`LEVELS`] f32
+    /// number of rows (u32), each row's bucket (u16, ascending), each row's [`LEVELS`] f16
     /// weights, then the number of programs (u32) and each program's key (u32, ascending);
     /// little-endian. None when they are not that shape.
     pub fn from_bytes(bytes: &'a [u8]) -> Option<Model<'a>> {
@@ -116,7 +116,7 @@ impl<'a> Model<'a> {
         let temperatures = Temperatures { seen: float(0)?, unseen: float(8)? };
         let rows = count(16)?;
         let buckets = bytes.get(20..20 + rows * 2)?;
-        let at = 20 + rows * 2 + rows * LEVELS * 4;
+        let at = 20 + rows * 2 + rows * LEVELS * 2;
         let weights = bytes.get(20 + rows * 2..at)?;
         let programs = bytes.get(at + 4..)?;
         (programs.len() == count(at)? * 4).then_some(Model { temperatures, buckets, weights, programs })
@@ -130,8 +130,8 @@ impl<'a> Model<'a> {
 
     fn weight(&self, bucket: usize, level: usize) -> f64 {
         let Some(row) = self.row(bucket) else { return 0.0 };
-        let at = (row * LEVELS + level) * 4;
-        self.weights.get(at..at + 4).map_or(0.0, |b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+        let at = (row * LEVELS + level) * 2;
+        self.weights.get(at..at + 2).map_or(0.0, |b| half::f16::from_le_bytes([b[0], b[1]]).to_f64())
     }
 
     /// The weights of one feature (`t=rm`, `f=r`), as the model adds them to a call's logits:
