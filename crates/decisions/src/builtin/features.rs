@@ -320,7 +320,10 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
             tool,
             "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
         ) || tool.starts_with("mkfs")
+            || (tool == "gsutil" && sub == "rsync")
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
+    // A dry run's option in any case (`hugo deploy --dryRun`).
+    let has_any_case = |f: &str| args.iter().any(|a| a.split('=').next().is_some_and(|n| n.eq_ignore_ascii_case(f)));
     let dry = dash_n
         || [
             "--dry-run",
@@ -335,7 +338,9 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
             "--preview-only",
         ]
         .iter()
-        .any(|f| has(f))
+        .any(|f| has_any_case(f))
+        // Azure's `what-if` subcommand previews a deployment.
+        || subs.iter().chain(deeper).any(|w| w == "what-if")
         || (has("-s") && tool == "apt-get")
         || (has("-N") && tool.starts_with("mkfs"))
         // The LVM tools' `--test` (`-t`) changes no metadata.
@@ -607,16 +612,19 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
     if has("--push") {
         out.push("publish_verb");
     }
-    // A program named for what it does (`dropuser`, `vgremove`, `pg_restore`, `sendmail`,
-    // `useradd`): the rules' fact of the verb, as a subcommand's. Not one named for killing
-    // (`killall`, `pkill`), which ends processes, not data, for cleaning (`pyclean`), which
-    // removes what a build remakes, or for deleting an account (`userdel`, `groupdel`), which
-    // keeps its files unless told (level 2).
+    // A program named for what it does (`dropuser`, `vgremove`, `sendmail`, `useradd`): the
+    // rules' fact of the verb, as a subcommand's. Not one named for killing (`killall`,
+    // `pkill`), which ends processes, not data, for cleaning (`pyclean`), which removes what a
+    // build remakes, for deleting an account (`userdel`, `groupdel`), which keeps its files
+    // unless told (level 2), for releasing (`semantic-release` is a dry run outside CI), for
+    // notifying (`notify-send` shows a desktop notification) or with `post` in it (`postgres`,
+    // `postconf`: Postfix and PostgreSQL, not a post). Not
+    // for restoring: into a new machine or file (`qmrestore`, `litestream restore -o`) it
+    // destroys nothing, and the name does not say which.
     for kind in name_verbs(tool) {
         let fact = match kind {
             "destroy" if !tool.contains("kill") && !tool.contains("clean") && !tool.ends_with("del") => "destroy_verb",
-            "restore" => "restore_verb",
-            "send" => "publish_verb",
+            "send" if !["release", "notify", "post"].iter().any(|w| tool.contains(w)) => "publish_verb",
             "change" => "change_verb",
             _ => continue,
         };
@@ -1254,6 +1262,12 @@ mod tests {
         assert!(!has("cargo release patch --execute", "dry_run"));
         assert!(has("sudo wipefs --all --no-act /dev/sdc", "dry_run"));
         assert!(has("sudo wipefs -a -n /dev/sdc", "dry_run") && has("rclone -n delete b2:old-backups", "dry_run"));
+        assert!(
+            has("hugo deploy --target production --dryRun", "dry_run")
+                && has("gsutil rsync -d -r -n a gs://b", "dry_run")
+        );
+        assert!(has("az deployment group what-if -g rg-prod --template-file main.bicep", "dry_run"));
+        assert!(!has("gsutil rsync -d -r a gs://b", "dry_run") && !has("az deployment group create -g rg", "dry_run"));
         // A terminal only shows what is written to it; a serial line is a device.
         assert_eq!([path_class("/dev/tty12"), path_class("/dev/pts/3"), path_class("/dev/tty")], ["dev_null"; 3]);
         assert_eq!(path_class("/dev/ttyUSB0"), "device");
@@ -1340,7 +1354,9 @@ mod tests {
         // processes or cleaning a build.
         let fact = |c: &str, fact: &str| features(c).contains(&format!("R={fact}"));
         assert!(fact("dropuser bob", "destroy_verb") && fact("sudo vgremove -f vg_old", "destroy_verb"));
-        assert!(fact("pg_restore -d app x.dump", "restore_verb") && fact("sendmail -t < a.eml", "publish_verb"));
+        assert!(!fact("pg_restore -d app x.dump", "restore_verb") && fact("sendmail -t < a.eml", "publish_verb"));
+        assert!(!fact("npx semantic-release", "publish_verb") && !fact("notify-send 'Run rm -rf ~'", "publish_verb"));
+        assert!(!fact("postgres -D /var/lib/postgresql/data", "publish_verb"));
         assert!(fact("sudo useradd -m alice", "change_verb") && !fact("pg_dump app", "read_verb"));
         assert!(!fact("killall node", "destroy_verb") && !fact("pyclean .", "destroy_verb"));
         assert!(!fact("sudo userdel deploy", "destroy_verb"));
