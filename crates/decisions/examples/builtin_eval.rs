@@ -27,8 +27,13 @@ use serde_json::Value;
 /// Whether the hook would deny a command with this distribution at this act bar: the score at
 /// least [`DENY_AT`], the certainty (as the seam derives it) at or above the bar.
 fn denies(p: &[f64; LEVELS], bar: f64) -> bool {
+    expected(p) >= DENY_AT && certainty(p) >= bar
+}
+
+/// The certainty of a distribution, as the seam derives it.
+fn certainty(p: &[f64; LEVELS]) -> f64 {
     let probabilities = decisions::Probabilities((0..LEVELS).map(|k| (k.to_string(), p[k])).collect());
-    expected(p) >= DENY_AT && decisions::confidence_from(&probabilities).is_some_and(|c| c >= bar)
+    decisions::confidence_from(&probabilities).unwrap_or(0.0)
 }
 
 /// At a bar: the level 0-1 rows denied and their number, the level 3 rows denied and theirs.
@@ -120,7 +125,6 @@ fn experiment(spec: &str, root: &Path) {
         };
         // The bar `ledger propose` would find: just above the surest wrong denial (a command
         // below level 3, not marked unsure, denied), as `scripts/builtin-bars.sh` records them.
-        let certainty = |p: &[f64; LEVELS]| (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0;
         let bar = rows
             .iter()
             .zip(&predicted)

@@ -116,7 +116,7 @@ pub fn of(call: &Call) -> Vec<String> {
         f.push(format!("v={kind}"));
     }
     // What the labelling rules turn on, read off the call: the model learns what each is worth.
-    let facts = facts(call, &tool, args, &subs, &deeper);
+    let facts = facts(call, &tool, &verbs, args, &subs, &deeper);
     // Rule 4: on another machine, a call that changes anything is 3; a program named for
     // changing (`apps:destroy`, `useradd`) changes.
     let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
@@ -294,7 +294,14 @@ fn verb_kind(word: &str) -> Option<&'static str> {
 /// much each is worth is learned from the labels.
 ///
 /// `args` are the call's own ([`own_args`]): what it prints or echoes decides nothing.
-fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[String]) -> Vec<&'static str> {
+fn facts(
+    call: &Call,
+    tool: &str,
+    named: &[&str],
+    args: &[String],
+    subs: &[String],
+    deeper: &[String],
+) -> Vec<&'static str> {
     let mut out = Vec::new();
     let has = |f: &str| args.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
     let short = |c: char| {
@@ -612,17 +619,17 @@ fn facts(call: &Call, tool: &str, args: &[String], subs: &[String], deeper: &[St
     if has("--push") {
         out.push("publish_verb");
     }
-    // A program named for what it does (`dropuser`, `vgremove`, `sendmail`, `useradd`): the
-    // rules' fact of the verb, as a subcommand's. Not one named for killing (`killall`,
-    // `pkill`), which ends processes, not data, for cleaning (`pyclean`), which removes what a
-    // build remakes, for deleting an account (`userdel`, `groupdel`), which keeps its files
-    // unless told (level 2), for releasing (`semantic-release` is a dry run outside CI), for
-    // notifying (`notify-send` shows a desktop notification) or with `post` in it (`postgres`,
-    // `postconf`: Postfix and PostgreSQL, not a post). Not
-    // for restoring: into a new machine or file (`qmrestore`, `litestream restore -o`) it
-    // destroys nothing, and the name does not say which.
-    for kind in name_verbs(tool) {
-        let fact = match kind {
+    // A program named for what it does (`dropuser`, `vgremove`, `sendmail`, `useradd`; `named`,
+    // its [`name_verbs`]): the rules' fact of the verb, as a subcommand's. Not one named for
+    // killing (`killall`, `pkill`), which ends processes, not data, for cleaning (`pyclean`),
+    // which removes what a build remakes, for deleting an account (`userdel`, `groupdel`), which
+    // keeps its files unless told (level 2), for releasing (`semantic-release` is a dry run
+    // outside CI), for notifying (`notify-send` shows a desktop notification) or with `post` in
+    // it (`postgres`, `postconf`: Postfix and PostgreSQL, not a post). Not for restoring: into a
+    // new machine or file (`qmrestore`, `litestream restore -o`) it destroys nothing, and the
+    // name does not say which.
+    for kind in named {
+        let fact = match *kind {
             "destroy" if !tool.contains("kill") && !tool.contains("clean") && !tool.ends_with("del") => "destroy_verb",
             "send" if !["release", "notify", "post"].iter().any(|w| tool.contains(w)) => "publish_verb",
             "change" => "change_verb",

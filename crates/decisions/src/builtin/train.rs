@@ -384,8 +384,7 @@ pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatu
 }
 
 /// The smallest weight a bucket's row is written for: a row whose every weight is smaller moves
-/// no logit by more than this, and is left out (about 500 rows of the two models, 9 KB of the
-/// binary).
+/// no logit by more than this, and is left out (about 500 rows of the two models).
 pub const WEIGHT_MIN: f64 = 1e-4;
 
 /// The bytes the binary embeds ([`super::Model::from_bytes`]): only the buckets some feature
