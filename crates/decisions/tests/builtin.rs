@@ -250,6 +250,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-6",
         "model/fresh-7",
         "model/fresh-8",
+        "model/fresh-9",
         "model/unseen-tldr",
     ] {
         for e in train::load(&root().join(dir)).expect("rows") {
@@ -270,18 +271,30 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
     assert!(shared.is_empty(), "features in a rule fact's bucket: {shared:?}");
 }
 
-/// `model/fresh-8/` measures commands of programs the model has never seen: a labelled row of one
-/// of its programs would make its figures stale (its mentions are `echo`, `git` and `grep` rows,
-/// and `stripe` was labelled before it was written).
+/// `model/fresh-8/` and `model/fresh-9/` measure commands of programs the model has never seen: a
+/// labelled row of one of their other programs would make their figures stale (the programs
+/// listed were labelled before the sets were written: `echo`, `git` and `grep` are their mentions).
 #[test]
-fn the_eighth_set_is_labelled_whole_and_names_no_other_labelled_program() {
+fn the_sets_of_unseen_programs_are_labelled_whole_and_name_no_other_labelled_program() {
     let labelled = train::load(&root().join("model/labels")).expect("labelled rows");
-    let set = train::load(&root().join("model/fresh-8")).expect("every row of model/fresh-8 labelled");
-    assert_eq!(set.len(), 242);
     let tools: std::collections::BTreeSet<&str> = labelled.iter().map(|e| e.tool.as_str()).collect();
-    let named: std::collections::BTreeSet<&str> =
-        set.iter().map(|e| e.tool.as_str()).filter(|t| tools.contains(t)).collect();
-    assert_eq!(named, ["echo", "git", "grep", "stripe"].into(), "programs of model/fresh-8 that model/labels names");
+    for (dir, rows, known) in [
+        ("model/fresh-8", 242, &["echo", "git", "grep", "stripe"][..]),
+        (
+            "model/fresh-9",
+            235,
+            &[
+                "aws", "cryptsetup", "curl", "eas", "echo", "fastly", "firebase", "git", "gradlew", "grep", "hugo",
+                "octodns-sync", "pgbackrest", "salt", "stripe", "surge", "xcrun",
+            ][..],
+        ),
+    ] {
+        let set = train::load(&root().join(dir)).expect("every row labelled");
+        assert_eq!(set.len(), rows, "{dir}");
+        let named: std::collections::BTreeSet<&str> =
+            set.iter().map(|e| e.tool.as_str()).filter(|t| tools.contains(t)).collect();
+        assert_eq!(named, known.iter().copied().collect(), "programs of {dir} that model/labels names");
+    }
 }
 
 /// `model/unseen-tldr/` measures programs no labelled row names: every row is labelled, and a
