@@ -68,6 +68,7 @@ pub fn of(call: &Call) -> Vec<String> {
     // instances delete`, `az group delete`): they stay operands to every other feature.
     let mut deeper: Vec<String> = Vec::new();
     let mut skip_next = false;
+    let mut valued = false;
     for (i, a) in args.iter().enumerate() {
         if skip_next {
             skip_next = false;
@@ -84,13 +85,20 @@ pub fn of(call: &Call) -> Vec<String> {
             }
             let name = a.split('=').next().unwrap_or(a);
             skip_next = MESSAGE_FLAGS.contains(&name) && !a.contains('=');
+            valued = takes_value(a);
             continue;
         }
+        // The word after a long option that takes a value is that value (`--config Release`,
+        // `--ks-key-alias upload`), not a subcommand; where a subcommand would be, it is not
+        // an operand either, as a subcommand is not.
+        let value = std::mem::take(&mut valued);
         if subs.len() < 2 && !quoted && is_word(a) {
-            subs.push(a.to_ascii_lowercase());
+            if !value {
+                subs.push(a.to_ascii_lowercase());
+            }
             continue;
         }
-        if deeper.len() < 2 && !quoted && is_word(a) {
+        if !value && deeper.len() < 2 && !quoted && is_word(a) {
             deeper.push(a.to_ascii_lowercase());
         }
         let class = if i > 0 && host_option(&args[i - 1], a) { "host" } else { path_class(a) };
@@ -930,6 +938,59 @@ fn looks_like_script(a: &str) -> bool {
 }
 
 /// A subcommand-like word: letters first, then letters, digits and `-_:.`; no path, no value.
+/// Whether a long option given without `=` takes the next word as its value: any but the
+/// common switches (`--force`, `--all`, `--yes`, a `--no-` form, ...).
+fn takes_value(a: &str) -> bool {
+    const SWITCHES: [&str; 44] = [
+        "force",
+        "all",
+        "yes",
+        "recursive",
+        "verbose",
+        "quiet",
+        "dry-run",
+        "dryrun",
+        "prod",
+        "production",
+        "delete",
+        "purge",
+        "debug",
+        "help",
+        "version",
+        "watch",
+        "detach",
+        "rm",
+        "interactive",
+        "tty",
+        "global",
+        "save",
+        "save-dev",
+        "amend",
+        "hard",
+        "soft",
+        "squash",
+        "rebase",
+        "tags",
+        "follow-tags",
+        "set-upstream",
+        "force-with-lease",
+        "insecure",
+        "silent",
+        "json",
+        "wait",
+        "now",
+        "permanent",
+        "auto-approve",
+        "confirm",
+        "remote",
+        "local",
+        "update",
+        "list",
+    ];
+    let Some(long) = a.strip_prefix("--") else { return false };
+    !long.is_empty() && !long.contains('=') && !long.starts_with("no-") && !SWITCHES.contains(&long)
+}
+
 fn is_word(a: &str) -> bool {
     a.len() <= 40
         && a.starts_with(|c: char| c.is_ascii_alphabetic())
@@ -1399,6 +1460,23 @@ mod tests {
         assert!(listed.contains(&"R=read_verb".into()) && !listed.contains(&"R=destroy_verb".into()));
         let named = f("kubectl delete pod logs-collector");
         assert!(named.contains(&"R=destroy_verb".into()) && !named.contains(&"R=read_verb".into()));
+    }
+
+    #[test]
+    fn a_long_option_value_is_no_subcommand() {
+        let f = |c: &str| features(c);
+        // A key alias, a build configuration and a scheme are what the options name, not verbs.
+        for c in [
+            "apksigner sign --ks release.jks --ks-key-alias upload --out build/app.apk build/app-unsigned.apk",
+            "xcode-project build-ipa --workspace ios/Runner.xcworkspace --scheme Runner --config Release",
+        ] {
+            assert!(!f(c).contains(&"R=publish_verb".into()), "{c}: {:?}", f(c));
+        }
+        // A switch takes no value: what follows it is still the call's.
+        let push = f("git push --force origin main");
+        assert!(push.contains(&"t=git|s=push|s2=origin".into()) && push.contains(&"R=force_push".into()));
+        assert!(f("gcloud compute instances delete web-1 --zone us-east1-b").contains(&"R=destroy_verb".into()));
+        assert!(f("aws --region eu-west-1 s3 rb s3://acme-old --force").contains(&"R=destroy_verb".into()));
     }
 
     #[test]
