@@ -937,9 +937,9 @@ fn looks_like_script(a: &str) -> bool {
     a.contains('/') || matches!(ext, "sh" | "bash" | "py" | "js" | "mjs" | "rb" | "pl" | "ts")
 }
 
-/// A subcommand-like word: letters first, then letters, digits and `-_:.`; no path, no value.
 /// Whether a long option given without `=` takes the next word as its value: any but the
-/// common switches (`--force`, `--all`, `--yes`, a `--no-` form, ...).
+/// common switches (`--force`, `--all`, `--yes`, a `--no-` form, ...), spelled in lower case. A
+/// global option's value before the subcommand is skipped too (`aws --region eu-west-1 s3 rb`).
 fn takes_value(a: &str) -> bool {
     const SWITCHES: [&str; 44] = [
         "force",
@@ -991,6 +991,7 @@ fn takes_value(a: &str) -> bool {
     !long.is_empty() && !long.contains('=') && !long.starts_with("no-") && !SWITCHES.contains(&long)
 }
 
+/// A subcommand-like word: letters first, then letters, digits and `-_:.`; no path, no value.
 fn is_word(a: &str) -> bool {
     a.len() <= 40
         && a.starts_with(|c: char| c.is_ascii_alphabetic())
