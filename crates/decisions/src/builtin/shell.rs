@@ -879,9 +879,23 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         return;
     }
     // Parallel shells and ansible: the command they run on many machines.
-    if matches!(name.as_str(), "pssh" | "parallel-ssh" | "pdsh" | "clush")
+    if matches!(name.as_str(), "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh")
         && let Some((code, _)) = args.iter().rev().find(|(a, _)| !a.starts_with('-'))
         && parse_into(code, &Context { remote: true, ..inner }, out)
+    {
+        return;
+    }
+    // `mussh -H hosts.txt -c CMD`, and Rundeck's `rd adhoc -F NODES -- CMD`: on every machine named.
+    let given = match name.as_str() {
+        "mussh" => args.iter().position(|(a, _)| a == "-c").and_then(|i| args.get(i + 1)).map(|(c, _)| c.clone()),
+        "rd" if args.first().is_some_and(|(a, _)| a == "adhoc") => {
+            args.iter().position(|(a, _)| a == "--").map(|dash| requote(&args[dash + 1..]))
+        }
+        _ => None,
+    };
+    if let Some(code) = given
+        && !code.is_empty()
+        && parse_into(&code, &Context { remote: true, ..inner }, out)
     {
         return;
     }
@@ -3117,6 +3131,16 @@ mod tests {
             programs("salt '*' cmd.run 'rm -rf /tmp/cache/*'")[0],
             ("rm".into(), vec!["-rf".into(), "/tmp/cache/*".into()], true, false)
         );
+        // Parallel shells run their command on every machine they name.
+        for c in [
+            "dsh -g web -M -c -- 'sudo reboot'",
+            "mussh -H hosts.txt -m 4 -c 'sudo reboot'",
+            "rd adhoc -p ops -F 'web.*' -f -- sudo reboot",
+            "pdsh -w web[01-04] 'sudo reboot'",
+        ] {
+            assert_eq!(programs(c)[0], ("reboot".into(), vec![], true, true), "{c}");
+        }
+        assert_eq!(names("rd jobs list -p ops"), ["rd"]);
         // `docker context use` points later `docker` calls at that daemon.
         let compose = analyse("docker context use prod && docker compose up -d");
         assert!(compose.calls[1].remote);
