@@ -878,23 +878,21 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         return;
     }
-    // Parallel shells and ansible: the command they run on many machines.
-    if matches!(name.as_str(), "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh")
-        && let Some((code, _)) = args.iter().rev().find(|(a, _)| !a.starts_with('-'))
-        && parse_into(code, &Context { remote: true, ..inner }, out)
-    {
-        return;
-    }
-    // `mussh -H hosts.txt -c CMD`, and Rundeck's `rd adhoc -F NODES -- CMD`: on every machine named.
-    let given = match name.as_str() {
-        "mussh" => args.iter().position(|(a, _)| a == "-c").and_then(|i| args.get(i + 1)).map(|(c, _)| c.clone()),
-        "rd" if args.first().is_some_and(|(a, _)| a == "adhoc") => {
-            args.iter().position(|(a, _)| a == "--").map(|dash| requote(&args[dash + 1..]))
+    // Parallel shells: the command they run on many machines, their last operand (`pdsh -w
+    // HOSTS CMD`), `mussh -H hosts.txt -c CMD`, Rundeck's `rd adhoc -F NODES -- CMD`.
+    let on_many = match name.as_str() {
+        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" => {
+            args.iter().rev().find(|(a, _)| !a.starts_with('-')).map(|(code, _)| code.clone())
         }
+        "mussh" => option_values(&args, &["-c"]).into_iter().next(),
+        "rd" if args.first().is_some_and(|(a, _)| a == "adhoc") => args
+            .iter()
+            .position(|(a, _)| a == "--")
+            .map(|dash| requote(&args[dash + 1..]))
+            .filter(|code| !code.is_empty()),
         _ => None,
     };
-    if let Some(code) = given
-        && !code.is_empty()
+    if let Some(code) = on_many
         && parse_into(&code, &Context { remote: true, ..inner }, out)
     {
         return;
