@@ -115,6 +115,28 @@ pub fn example(key: &str, args: &[String], sub: Option<&str>) -> Option<&'static
     example_in(EXAMPLES, key, args, sub)
 }
 
+/// The short flags (`n`) that the examples of page `key` spell as a dry run (`act`'s
+/// `-n|--dryrun`, `wipefs`'s `-n|--no-act`): the call only says what it would do.
+pub fn dry_run_shorts(key: &str) -> Vec<char> {
+    dry_run_shorts_in(EXAMPLES, key)
+}
+
+fn dry_run_shorts_in(list: &str, key: &str) -> Vec<char> {
+    const DRY: [&str; 8] =
+        ["--dry-run", "--dryrun", "--simulate", "--no-act", "--noop", "--pretend", "--just-print", "--what-if"];
+    let Some(examples) = lookup(list, key) else { return Vec::new() };
+    let mut out: Vec<char> = examples
+        .split('\t')
+        .flat_map(|e| e.split_once('=').map_or("", |(l, _)| l).split(' '))
+        .filter(|literal| literal.split('|').any(|alt| DRY.contains(&alt)))
+        .flat_map(|literal| literal.split('|'))
+        .filter_map(|alt| alt.strip_prefix('-').filter(|c| c.len() == 1).and_then(|c| c.chars().next()))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 fn example_in<'a>(list: &'a str, key: &str, args: &[String], sub: Option<&str>) -> Option<&'a str> {
     let examples = lookup(list, key)?;
     let literal_words = |example: &'a str| {
@@ -358,5 +380,28 @@ mod tests {
         assert_eq!(pick("git push", &["push", "origin", "--delete", "old"]), Some("delete branch remote"));
         assert_eq!(pick("git push", &["push", "origin", "main"]), Some("send local change remote"));
         assert_eq!(pick("ls", &["-la"]), None, "an example whose command is not its page's is left out");
+    }
+
+    #[test]
+    fn a_short_flag_is_a_dry_run_where_the_examples_spell_it_so() {
+        let mut rows: Vec<Value> = [
+            ("act", "Run the default event", "act"),
+            ("act", "Run actions in dry run mode", "act {{[-n|--dryrun]}}"),
+            ("act", "Run a specific job", "act {{[-j|--job]}} {{job_id}}"),
+            ("wipefs", "Pretend to wipe", "wipefs --all {{[-n|--no-act]}} {{/dev/sdX}}"),
+            ("sha256sum", "Verify checksums", "sha256sum {{[-c|--check]}} {{file}}"),
+        ]
+        .iter()
+        .map(|(t, e, c)| serde_json::json!({"tool": t, "example": e, "command": c}))
+        .collect();
+        for _ in 0..EXAMPLE_WORD_MIN {
+            rows.push(serde_json::json!({"tool": "x", "example": "run default event dry mode specific job pretend wipe verify checksum", "command": "x"}));
+        }
+        let list = build_examples(&rows);
+        assert_eq!(dry_run_shorts_in(&list, "act"), ['n']);
+        assert_eq!(dry_run_shorts_in(&list, "wipefs"), ['n']);
+        // A check is not a dry run's name, and a page with none has no such flag.
+        assert!(dry_run_shorts_in(&list, "sha256sum").is_empty());
+        assert!(dry_run_shorts_in(&list, "nope").is_empty());
     }
 }

@@ -85,7 +85,8 @@ pub fn of(call: &Call) -> Vec<String> {
             }
             let name = a.split('=').next().unwrap_or(a);
             skip_next = MESSAGE_FLAGS.contains(&name) && !a.contains('=');
-            valued = takes_value(a);
+            // A message's own text is skipped; the word after it is no option's value.
+            valued = !skip_next && takes_value(a);
             continue;
         }
         // The word after a long option that takes a value is that value (`--config Release`,
@@ -337,9 +338,16 @@ fn facts(
         ) || tool.starts_with("mkfs")
             || (tool == "gsutil" && sub == "rsync")
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
+    // Or whose tldr page spells it so, as any short flag that page gives a dry run's long name
+    // (`act -n`, `-n|--dryrun`).
+    let page_says = [format!("{tool} {sub}"), tool.to_string()]
+        .iter()
+        .find_map(|key| super::dictionary::about(key).map(|_| super::dictionary::dry_run_shorts(key)))
+        .is_some_and(|shorts| shorts.into_iter().any(short));
     // A dry run's option in any case (`hugo deploy --dryRun`).
     let has_any_case = |f: &str| args.iter().any(|a| a.split('=').next().is_some_and(|n| n.eq_ignore_ascii_case(f)));
     let dry = dash_n
+        || page_says
         || [
             "--dry-run",
             "--dryrun",
@@ -938,7 +946,7 @@ fn looks_like_script(a: &str) -> bool {
 }
 
 /// Whether a long option given without `=` takes the next word as its value: any but the
-/// common switches (`--force`, `--all`, `--yes`, a `--no-` form, ...), spelled in lower case. A
+/// common switches (`--force`, `--all`, `--yes`, a `--no-` form, ...), in any case (`--dryRun`). A
 /// global option's value before the subcommand is skipped too (`aws --region eu-west-1 s3 rb`).
 fn takes_value(a: &str) -> bool {
     const SWITCHES: [&str; 44] = [
@@ -988,7 +996,10 @@ fn takes_value(a: &str) -> bool {
         "list",
     ];
     let Some(long) = a.strip_prefix("--") else { return false };
-    !long.is_empty() && !long.contains('=') && !long.starts_with("no-") && !SWITCHES.contains(&long)
+    !long.is_empty()
+        && !long.contains('=')
+        && !long.get(..3).is_some_and(|n| n.eq_ignore_ascii_case("no-"))
+        && !SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(long))
 }
 
 /// A subcommand-like word: letters first, then letters, digits and `-_:.`; no path, no value.
@@ -1330,6 +1341,9 @@ mod tests {
         assert!(has("aws s3 rb help", "help") && has("cargo release patch", "dry_run"));
         assert!(!has("cargo release patch --execute", "dry_run"));
         assert!(has("sudo wipefs --all --no-act /dev/sdc", "dry_run"));
+        // A short flag the program's tldr page spells as a dry run (`act -n|--dryrun`), and
+        // not one it does not.
+        assert!(has("act push -n", "dry_run") && !has("act push -j build", "dry_run"));
         assert!(has("sudo wipefs -a -n /dev/sdc", "dry_run") && has("rclone -n delete b2:old-backups", "dry_run"));
         assert!(
             has("hugo deploy --target production --dryRun", "dry_run")
@@ -1478,6 +1492,11 @@ mod tests {
         assert!(push.contains(&"t=git|s=push|s2=origin".into()) && push.contains(&"R=force_push".into()));
         assert!(f("gcloud compute instances delete web-1 --zone us-east1-b").contains(&"R=destroy_verb".into()));
         assert!(f("aws --region eu-west-1 s3 rb s3://acme-old --force").contains(&"R=destroy_verb".into()));
+        // A switch in any case takes none either (`--Debug`, `--dryRun`).
+        assert!(f("helm --Debug uninstall web").contains(&"R=destroy_verb".into()));
+        // A message's text is skipped, and the word after it is the call's again, no value.
+        let tag = f("git tag --message 'release 1.2' stable");
+        assert!(tag.contains(&"s2=stable".into()), "{tag:?}");
     }
 
     #[test]
