@@ -169,8 +169,18 @@ pub fn of(call: &Call) -> Vec<String> {
         let page = keys.iter().flatten().find_map(|key| Some((key, super::dictionary::about(key)?)));
         match page {
             Some((key, words)) => {
+                // Each word also with the kinds of verb the call's subcommands and name say
+                // (`x=destroy|d=database`, `x=restore|d=database`): what a verb does depends on
+                // what the program works on, which a sum of the two alone cannot say.
+                let mut kinds: Vec<&str> = facts.iter().filter_map(|x| x.strip_suffix("_verb")).collect();
+                kinds.extend(verbs.iter().copied());
+                kinds.sort();
+                kinds.dedup();
                 for w in words.split(' ') {
                     f.push(format!("d={w}"));
+                    for k in &kinds {
+                        f.push(format!("x={k}|d={w}"));
+                    }
                 }
                 // And what its example closest to this call says that form does.
                 let sub = subs.first().filter(|_| *key == tool).map(String::as_str);
