@@ -394,8 +394,10 @@ mod tests {
         .iter()
         .map(|(t, e, c)| serde_json::json!({"tool": t, "example": e, "command": c}))
         .collect();
+        // Words fewer than EXAMPLE_WORD_MIN examples use are dropped: these repeat them.
+        let words = "run default event dry mode specific job pretend wipe verify checksum";
         for _ in 0..EXAMPLE_WORD_MIN {
-            rows.push(serde_json::json!({"tool": "x", "example": "run default event dry mode specific job pretend wipe verify checksum", "command": "x"}));
+            rows.push(serde_json::json!({"tool": "x", "example": words, "command": "x"}));
         }
         let list = build_examples(&rows);
         assert_eq!(dry_run_shorts_in(&list, "act"), ['n']);
