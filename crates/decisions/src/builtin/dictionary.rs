@@ -337,33 +337,45 @@ mod tests {
         assert_eq!(lookup(&list, "a"), None);
     }
 
+    /// The examples list of `(page, description, command)` rows, with `words` repeated so that
+    /// each is used by EXAMPLE_WORD_MIN examples and kept.
+    fn examples_list(examples: &[(&str, &str, &str)], words: &[&str]) -> String {
+        let mut rows: Vec<Value> =
+            examples.iter().map(|(t, e, c)| serde_json::json!({"tool": t, "example": e, "command": c})).collect();
+        for _ in 0..EXAMPLE_WORD_MIN {
+            rows.extend(words.iter().map(|text| serde_json::json!({"tool": "x", "example": text, "command": "x"})));
+        }
+        build_examples(&rows)
+    }
+
     #[test]
     fn a_call_gets_the_words_of_the_example_its_subcommands_and_flags_match_best() {
-        let mut rows: Vec<Value> = [
-            ("vercel", "Deploy the current directory", "vercel"),
-            ("vercel", "Deploy the current directory to production", "vercel --prod"),
-            ("vercel", "Remove a deployment", "vercel remove {{project_name}}"),
-            ("pg_restore", "Restore an archive into an existing database", "pg_restore {{[-d|--dbname]}} {{db}} {{f}}"),
-            ("pg_restore", "Clean database objects before creating them", "sudo pg_restore --clean -d {{db}} {{f}}"),
-            ("git push", "Send local changes to the remote", "git push"),
-            ("git push", "Delete a branch on the remote", "git push {{remote}} --delete {{branch}}"),
-            ("ls", "Not this page's command", "dir -la"),
-        ]
-        .iter()
-        .map(|(t, e, c)| serde_json::json!({"tool": t, "example": e, "command": c}))
-        .collect();
-        // Words fewer than EXAMPLE_WORD_MIN examples use are dropped: these repeat them.
-        for _ in 0..EXAMPLE_WORD_MIN {
-            for text in [
+        let list = examples_list(
+            &[
+                ("vercel", "Deploy the current directory", "vercel"),
+                ("vercel", "Deploy the current directory to production", "vercel --prod"),
+                ("vercel", "Remove a deployment", "vercel remove {{project_name}}"),
+                (
+                    "pg_restore",
+                    "Restore an archive into an existing database",
+                    "pg_restore {{[-d|--dbname]}} {{db}} {{f}}",
+                ),
+                (
+                    "pg_restore",
+                    "Clean database objects before creating them",
+                    "sudo pg_restore --clean -d {{db}} {{f}}",
+                ),
+                ("git push", "Send local changes to the remote", "git push"),
+                ("git push", "Delete a branch on the remote", "git push {{remote}} --delete {{branch}}"),
+                ("ls", "Not this page's command", "dir -la"),
+            ],
+            &[
                 "deploy current directory production remove deployment",
                 "restore archive existing database",
                 "clean object creating",
                 "send local change remote delete branch",
-            ] {
-                rows.push(serde_json::json!({"tool": "x", "example": text, "command": "x"}));
-            }
-        }
-        let list = build_examples(&rows);
+            ],
+        );
         let pick = |key: &str, args: &[&str]| {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
             let sub = args.first().filter(|a| !key.contains(' ') && !a.starts_with(['-', '.']));
@@ -384,22 +396,16 @@ mod tests {
 
     #[test]
     fn a_short_flag_is_a_dry_run_where_the_examples_spell_it_so() {
-        let mut rows: Vec<Value> = [
-            ("act", "Run the default event", "act"),
-            ("act", "Run actions in dry run mode", "act {{[-n|--dryrun]}}"),
-            ("act", "Run a specific job", "act {{[-j|--job]}} {{job_id}}"),
-            ("wipefs", "Pretend to wipe", "wipefs --all {{[-n|--no-act]}} {{/dev/sdX}}"),
-            ("sha256sum", "Verify checksums", "sha256sum {{[-c|--check]}} {{file}}"),
-        ]
-        .iter()
-        .map(|(t, e, c)| serde_json::json!({"tool": t, "example": e, "command": c}))
-        .collect();
-        // Words fewer than EXAMPLE_WORD_MIN examples use are dropped: these repeat them.
-        let words = "run default event dry mode specific job pretend wipe verify checksum";
-        for _ in 0..EXAMPLE_WORD_MIN {
-            rows.push(serde_json::json!({"tool": "x", "example": words, "command": "x"}));
-        }
-        let list = build_examples(&rows);
+        let list = examples_list(
+            &[
+                ("act", "Run the default event", "act"),
+                ("act", "Run actions in dry run mode", "act {{[-n|--dryrun]}}"),
+                ("act", "Run a specific job", "act {{[-j|--job]}} {{job_id}}"),
+                ("wipefs", "Pretend to wipe", "wipefs --all {{[-n|--no-act]}} {{/dev/sdX}}"),
+                ("sha256sum", "Verify checksums", "sha256sum {{[-c|--check]}} {{file}}"),
+            ],
+            &["run default event dry mode specific job pretend wipe verify checksum"],
+        );
         assert_eq!(dry_run_shorts_in(&list, "act"), ['n']);
         assert_eq!(dry_run_shorts_in(&list, "wipefs"), ['n']);
         // A check is not a dry run's name, and a page with none has no such flag.

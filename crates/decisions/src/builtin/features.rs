@@ -349,15 +349,18 @@ fn facts(
             || (tool == "gsutil" && sub == "rsync")
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
     // Or whose tldr page spells it so, as any short flag that page gives a dry run's long name
-    // (`act -n`, `-n|--dryrun`).
-    let page_says = [format!("{tool} {sub}"), tool.to_string()]
-        .iter()
-        .find_map(|key| super::dictionary::about(key).map(|_| super::dictionary::dry_run_shorts(key)))
-        .is_some_and(|shorts| shorts.into_iter().any(short));
+    // (`act -n`, `-n|--dryrun`). Looked up last, and only for a call with a short flag: the hook
+    // asks this on every call.
+    let page_says = || {
+        args.iter().any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--"))
+            && [format!("{tool} {sub}"), tool.to_string()]
+                .iter()
+                .find_map(|key| super::dictionary::about(key).map(|_| super::dictionary::dry_run_shorts(key)))
+                .is_some_and(|shorts| shorts.into_iter().any(short))
+    };
     // A dry run's option in any case (`hugo deploy --dryRun`).
     let has_any_case = |f: &str| args.iter().any(|a| a.split('=').next().is_some_and(|n| n.eq_ignore_ascii_case(f)));
     let dry = dash_n
-        || page_says
         || [
             "--dry-run",
             "--dryrun",
@@ -380,7 +383,8 @@ fn facts(
         || ((has("--test") || short('t')) && LVM.contains(&tool))
         // `cargo release` only says what it would do without `--execute`.
         || (tool == "cargo" && sub == "release" && !has("--execute") && !short('x'))
-        || text.contains("--dry-run=");
+        || text.contains("--dry-run=")
+        || page_says();
     if dry {
         out.push("dry_run");
     }
