@@ -238,7 +238,8 @@ pub fn build(rows: &[Value]) -> String {
 /// The examples list from tldr-pages' rows: for each page, each example's literal words and
 /// flags after the page's own words (`{{[-d|--dbname]}}` is the flag `-d|--dbname`, any other
 /// placeholder nothing), and the words of its description that [`EXAMPLE_WORD_MIN`] examples
-/// use; in the file's order, each distinct one once.
+/// use (one described as "Same as above, ..." has the words of the example before it, then its
+/// own); in the file's order, each distinct one once.
 pub fn build_examples(rows: &[Value]) -> String {
     let mut parsed: Vec<(String, String, Vec<String>)> = Vec::new();
     for r in rows {
@@ -282,7 +283,22 @@ pub fn build_examples(rows: &[Value]) -> String {
                 break;
             }
         }
-        parsed.push((key, literals.join(" "), words(what)));
+        // "Same as above, customize username" says what the example before it does, and then how
+        // this one differs: its words are that example's, then its own.
+        let mut ws = words(what);
+        let lower = what.trim_start().to_ascii_lowercase();
+        if ["same as above", "same as the above", "as above"].iter().any(|s| lower.starts_with(s))
+            && let Some((_, _, before)) = parsed.last().filter(|(k, _, _)| *k == key)
+        {
+            ws.retain(|w| w != "same" && w != "above");
+            ws = before.iter().chain(&ws).fold(Vec::new(), |mut all, w| {
+                if !all.contains(w) {
+                    all.push(w.clone());
+                }
+                all
+            });
+        }
+        parsed.push((key, literals.join(" "), ws));
     }
     let mut uses: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for (_, _, ws) in &parsed {
@@ -362,6 +378,11 @@ mod tests {
                 ),
                 (
                     "pg_restore",
+                    "Same as above, customize username",
+                    "pg_restore {{[-U|--username]}} {{user}} {{[-d|--dbname]}} {{db}} {{f}}",
+                ),
+                (
+                    "pg_restore",
                     "Clean database objects before creating them",
                     "sudo pg_restore --clean -d {{db}} {{f}}",
                 ),
@@ -372,7 +393,7 @@ mod tests {
             &[
                 "deploy current directory production remove deployment",
                 "restore archive existing database",
-                "clean object creating",
+                "clean object creating customize username",
                 "send local change remote delete branch",
             ],
         );
@@ -389,6 +410,11 @@ mod tests {
         assert_eq!(pick("pg_restore", &["--dbname", "app", "a.dump"]), Some("restore archive existing database"));
         assert_eq!(pick("pg_restore", &["-cd", "app", "a.dump"]), Some("restore archive existing database"));
         assert_eq!(pick("pg_restore", &["--clean", "-d", "app", "a.dump"]), Some("clean database object creating"));
+        // "Same as above" says what the example before does, and then how this one differs.
+        assert_eq!(
+            pick("pg_restore", &["--username", "bob", "--dbname", "app", "a.dump"]),
+            Some("restore archive existing database customize")
+        );
         assert_eq!(pick("git push", &["push", "origin", "--delete", "old"]), Some("delete branch remote"));
         assert_eq!(pick("git push", &["push", "origin", "main"]), Some("send local change remote"));
         assert_eq!(pick("ls", &["-la"]), None, "an example whose command is not its page's is left out");
