@@ -811,9 +811,10 @@ fn facts(
     if paths.contains(&"store_url") && (DESTROY.contains(&sub2) || DESTROY.contains(&sub)) {
         out.push("store_delete");
     }
-    // A copy or sync between a store and here: which way it goes.
+    // A copy or sync between a store and here: which way it goes. An option's value is no end
+    // (`aws s3 cp out.csv s3://bucket/ --acl public-read` uploads).
     if matches!(sub2, "cp" | "sync" | "mv") || matches!(sub, "cp" | "sync" | "copy" | "copyto") {
-        let ends: Vec<&str> = args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
+        let ends: Vec<&str> = operands(args).map(path_class).collect();
         match ends.last() {
             Some(&"store_url") => out.push("send"),
             Some(_) if ends.contains(&"store_url") => out.push("download"),
@@ -957,6 +958,14 @@ pub fn program(call: &Call) -> Option<u32> {
 fn looks_like_script(a: &str) -> bool {
     let ext = a.rsplit('.').next().unwrap_or("");
     a.contains('/') || matches!(ext, "sh" | "bash" | "py" | "js" | "mjs" | "rb" | "pl" | "ts")
+}
+
+/// The words of a call that are neither options nor a long option's value (`--acl public-read`).
+fn operands(args: &[String]) -> impl Iterator<Item = &str> {
+    args.iter().enumerate().filter_map(|(i, a)| {
+        let value = i.checked_sub(1).is_some_and(|b| !args[b].contains('=') && takes_value(&args[b]));
+        (!a.starts_with('-') && !value).then_some(a.as_str())
+    })
 }
 
 /// Whether a long option given without `=` takes the next word as its value: any but the
@@ -1347,6 +1356,10 @@ mod tests {
         // Rule 6: a download written into files is not a print or a read.
         assert!(!has("curl -sSO https://example.com/a.tgz", "print") && has("curl https://example.com", "print"));
         assert!(has("nc build.example.com 8080 > received.bin", "download"));
+        // Which way a copy goes is read off its operands, not an option's value.
+        assert!(has("aws s3 cp out.csv s3://acme-data/ --acl public-read", "send"));
+        assert!(has("aws s3 cp s3://acme-data/a.csv out/ --region eu-west-1", "download"));
+        assert!(!has("aws s3 cp out.csv s3://acme-data/ --acl public-read", "download"));
         assert!(has("flutter pub get", "download") && !has("flutter pub get", "read_verb"));
         assert!(has("kubectl get pods", "read_verb"));
         assert!(has("kubectl rollout history deployment/api", "read_verb"));
