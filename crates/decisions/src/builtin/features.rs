@@ -93,13 +93,16 @@ pub fn of(call: &Call) -> Vec<String> {
         // `--ks-key-alias upload`), not a subcommand; where a subcommand would be, it is not
         // an operand either, as a subcommand is not.
         let value = std::mem::take(&mut valued);
-        if subs.len() < 2 && !quoted && is_word(a) {
+        // A capitalised name (`-configuration Release`, `-scheme Acme`, `open -a Safari`) is no
+        // subcommand: those are lower case, or all capitals (`redis-cli FLUSHALL`).
+        let named = a.starts_with(|c: char| c.is_ascii_uppercase()) && a.chars().any(|c| c.is_ascii_lowercase());
+        if subs.len() < 2 && !quoted && is_word(a) && !named {
             if !value {
                 subs.push(a.to_ascii_lowercase());
             }
             continue;
         }
-        if !value && deeper.len() < 2 && !quoted && is_word(a) {
+        if !value && !named && deeper.len() < 2 && !quoted && is_word(a) {
             deeper.push(a.to_ascii_lowercase());
         }
         let class = if i > 0 && host_option(&args[i - 1], a) { "host" } else { path_class(a) };
@@ -1262,6 +1265,10 @@ mod tests {
         assert!(f.contains(&"f=-r".into()) && f.contains(&"f=-f".into()) && f.contains(&"t=rm|p=home".into()), "{f:?}");
         let f = features("sudo rm -rf /etc/nginx");
         assert!(f.contains(&"sudo".into()) && f.contains(&"t=rm|p=system".into()), "{f:?}");
+        // A capitalised name is no subcommand; a word in capitals can be one (redis's commands).
+        let f = features("xcodebuild -showBuildSettings -scheme Acme -configuration Release");
+        assert!(!f.iter().any(|x| x.contains("s=") || x.contains("release")), "{f:?}");
+        assert!(features("redis-cli FLUSHALL").contains(&"s=flushall".into()));
     }
 
     #[test]
