@@ -966,7 +966,7 @@ fn looks_like_script(a: &str) -> bool {
 /// The words of a call that are neither options nor a long option's value (`--acl public-read`).
 fn operands(args: &[String]) -> impl Iterator<Item = &str> {
     args.iter().enumerate().filter_map(|(i, a)| {
-        let value = i.checked_sub(1).is_some_and(|b| !args[b].contains('=') && takes_value(&args[b]));
+        let value = i.checked_sub(1).is_some_and(|b| takes_value(&args[b]));
         (!a.starts_with('-') && !value).then_some(a.as_str())
     })
 }
