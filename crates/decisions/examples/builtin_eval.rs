@@ -73,7 +73,17 @@ fn experiment(spec: &str, root: &Path) {
         l2_rules: v.get(4).copied().unwrap_or(1e-5),
     };
     let all = train::load(&root.join("model/labels")).expect("rows");
-    let (training, held) = train::split(&all);
+    let (mut training, held) = train::split(&all);
+    // `TRAIN_ALSO=model/fresh,...`: rows of other sets fitted too (their held-out tools left
+    // out, their ids moved past the labelled set's), to measure what more labels would do.
+    for (k, d) in std::env::var("TRAIN_ALSO").unwrap_or_default().split(',').filter(|d| !d.is_empty()).enumerate() {
+        let rows = train::load(&root.join(d)).expect("rows");
+        training.extend(
+            rows.into_iter()
+                .filter(|e| !train::held_out(&e.tool))
+                .map(|e| train::example(1_000_000 * (k as u64 + 1) + e.id, e.command, e.tool, e.level, e.unsure)),
+        );
+    }
     let t = train::fit_temperatures_with(&training, &params);
     let w = train::fit_with(&training, &params);
     // New commands, mostly of known tools: five folds by row over every row, each predicted by
@@ -298,7 +308,7 @@ fn asked() -> decisions::builtin::Model<'static> {
     };
     if let Ok(t) = std::env::var("TEMPS") {
         let v: Vec<f64> = t.split(',').map(|x| x.parse().expect("a number")).collect();
-        m.temperatures = decisions::builtin::Temperatures { seen: v[0], unseen: v[1] };
+        m.temperatures = decisions::builtin::Temperatures { seen: v[0], unseen: v[1], shift: m.temperatures.shift };
     }
     m
 }

@@ -47,13 +47,15 @@ fn main() {
         .collect();
     std::fs::write(root.join("model/heldout.jsonl"), lines).expect("write heldout.jsonl");
     let tools: std::collections::BTreeSet<&str> = t.held.iter().map(|e| e.tool.as_str()).collect();
-    let temp = |b: &[u8], at: usize| f64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
     for (name, bytes) in [(&shipped, &t.shipped), (&heldout, &t.heldout)] {
+        let m = decisions::builtin::Model::from_bytes(bytes).expect("the bytes train wrote");
+        let t = m.temperatures;
         println!(
-            "{name}: {} bytes, temperatures {:.2} (programs seen), {:.2} (unseen)",
+            "{name}: {} bytes, temperatures {:.2} (programs seen), {:.2} (unseen), unseen shift {:?}",
             bytes.len(),
-            temp(bytes, 0),
-            temp(bytes, 8)
+            t.seen,
+            t.unseen,
+            t.shift
         );
     }
     println!("held out {} rows over {} tools (model/heldout.jsonl)", t.held.len(), tools.len());

@@ -684,12 +684,14 @@ fn facts(
         out.push("destroy_option");
     }
     // A call aimed at production (`vercel --prod`, `deploy.sh production`, `-n prod`,
-    // `db.prod.example.com`): data words (a message, a pattern, a statement) do not count.
+    // `db.prod.example.com`, `RAILS_ENV=production rake db:migrate`): data words (a message, a
+    // pattern, a statement) do not count.
     if !DATA_TOOLS.contains(&tool)
-        && args.iter().enumerate().any(|(i, a)| {
-            !call.quoted.get(i).copied().unwrap_or(false)
-                && words(a).iter().any(|w| matches!(w.as_str(), "prod" | "production"))
-        })
+        && (call.production
+            || args.iter().enumerate().any(|(i, a)| {
+                !call.quoted.get(i).copied().unwrap_or(false)
+                    && words(a).iter().any(|w| matches!(w.as_str(), "prod" | "production"))
+            }))
     {
         out.push("production");
     }
@@ -871,14 +873,19 @@ const SQL_CLIENTS: [&str; 9] =
     ["psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "cqlsh", "sqlcmd", "duckdb", "cockroach"];
 
 /// SQL with its comments taken out: `--` to the end of the line and `/* ... */`, outside string
-/// literals (`SELECT '--'; DROP TABLE t` still drops).
+/// literals (`SELECT '--'; DROP TABLE t` still drops). What a string literal holds is data
+/// (`SELECT 'TRUNCATE ' || tablename FROM pg_tables` prints statements, it runs none), so it is
+/// taken out too, unless the SQL runs text as statements (`EXECUTE`, psql's `\gexec`).
 fn sql_code(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut chars = sql.chars().peekable();
     let mut in_string = false;
+    let lower = sql.to_ascii_lowercase();
+    let runs_text = ["execute", "gexec", "exec(", "exec ", "prepare"].iter().any(|w| lower.contains(w));
     while let Some(c) = chars.next() {
         match c {
             '\'' => in_string = !in_string,
+            _ if in_string && !runs_text => continue,
             '-' if !in_string && chars.peek() == Some(&'-') => {
                 chars.by_ref().find(|x| *x == '\n');
                 out.push('\n');
@@ -1324,6 +1331,12 @@ mod tests {
         ] {
             assert!(!facts_of(data).iter().any(|f| f.starts_with("R=db_")), "{data}: {:?}", facts_of(data));
         }
+        // A string literal in SQL is data: this prints statements and runs none; but SQL that
+        // runs text as statements runs what its literals hold.
+        let printed = "psql -d app_dev -At -c \"SELECT 'TRUNCATE ' || tablename || ' CASCADE;' FROM pg_tables\"";
+        assert!(has(printed, "db_read") && !has(printed, "db_destroy"), "{:?}", facts_of(printed));
+        assert!(has("psql -d app -c \"DO $$ BEGIN EXECUTE 'DROP TABLE t'; END $$\"", "db_destroy"));
+        assert!(has("psql -d app -c \"SELECT 'x'; DELETE FROM users WHERE email = 'a@b.c'\"", "db_destroy"));
         // A camel-case word is one word: Gradle's `assembleRelease` builds, it does not release.
         assert!(!has("./gradlew assembleRelease", "publish_verb"));
     }
@@ -1494,6 +1507,20 @@ mod tests {
         assert!(read.contains(&"R=production".into()) && !read.contains(&"R=production_change".into()));
         // A message, a pattern or a quoted statement naming production is data.
         for c in ["git commit -m 'deploy to prod'", "grep -rn prod config/", "echo production"] {
+            assert!(!f(c).iter().any(|x| x.starts_with("R=production")), "{c}");
+        }
+        // A variable set for the command that names production aims it there, however it is set.
+        for c in [
+            "RAILS_ENV=production bundle exec rake db:migrate",
+            "env AWS_PROFILE=prod aws s3 rm s3://acme-backups/2025/ --recursive",
+            "DATABASE_URL=\"$PROD_DATABASE_URL\" npx prisma db push --accept-data-loss",
+            "export X=1; NODE_ENV=production sh -c 'npx typeorm schema:drop'",
+        ] {
+            assert!(f(c).contains(&"R=production_change".into()), "{c}: {:?}", f(c));
+        }
+        for c in
+            ["RAILS_ENV=development bin/rails db:reset", "APP_ENV=preprod make deploy", "echo RAILS_ENV=production"]
+        {
             assert!(!f(c).iter().any(|x| x.starts_with("R=production")), "{c}");
         }
         assert!(f("mongoimport --drop --db shop --collection orders orders.json").contains(&"R=destroy_option".into()));

@@ -76,13 +76,16 @@ pub fn model_named(name: &str) -> (Model<'static>, &'static str) {
 /// What a call's logits are divided by, fitted so the probabilities are honest: one for a call
 /// whose program the model has seen labelled, fitted on folds of rows, and one for a program it
 /// has never seen, fitted on folds of whole programs held out. What it has never seen it is
-/// less sure of, by as much as the evidence says.
+/// less sure of, by as much as the evidence says; and what such a program's calls turn out to
+/// be, level by level, moves them by as much as the same folds say (`shift`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Temperatures {
     /// For a program some labelled row named (and for a script, judged by its name).
     pub seen: f64,
     /// For a program no labelled row named.
     pub unseen: f64,
+    /// Added to the logits of a call of a program no labelled row named, after the temperature.
+    pub shift: [f64; LEVELS],
 }
 
 /// A model: its temperatures, the buckets some feature reached (sorted), the weights of each,
@@ -99,11 +102,15 @@ pub struct Model<'a> {
 
 impl<'a> Model<'a> {
     /// A model that knows nothing: every distribution uniform.
-    pub const EMPTY: Model<'static> =
-        Model { temperatures: Temperatures { seen: 1.0, unseen: 1.0 }, buckets: &[], weights: &[], programs: &[] };
+    pub const EMPTY: Model<'static> = Model {
+        temperatures: Temperatures { seen: 1.0, unseen: 1.0, shift: [0.0; LEVELS] },
+        buckets: &[],
+        weights: &[],
+        programs: &[],
+    };
 
     /// A model from the bytes `train` writes: the two temperatures (f64, seen then unseen), the
-    /// number of rows (u32), each row's bucket (u16, ascending), each row's [`LEVELS`] f16
+    /// unseen shift ([`LEVELS`] f64), the number of rows (u32), each row's bucket (u16, ascending), each row's [`LEVELS`] f16
     /// weights, then the number of programs (u32) and each program's key (u32, ascending);
     /// little-endian. None when they are not that shape.
     pub fn from_bytes(bytes: &'a [u8]) -> Option<Model<'a>> {
@@ -113,11 +120,17 @@ impl<'a> Model<'a> {
         };
         let count =
             |at: usize| -> Option<usize> { Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize) };
-        let temperatures = Temperatures { seen: float(0)?, unseen: float(8)? };
-        let rows = count(16)?;
-        let buckets = bytes.get(20..20 + rows * 2)?;
-        let at = 20 + rows * 2 + rows * LEVELS * 2;
-        let weights = bytes.get(20 + rows * 2..at)?;
+        let shift = |k: usize| -> Option<f64> {
+            let s = f64::from_le_bytes(bytes.get(16 + k * 8..24 + k * 8)?.try_into().ok()?);
+            s.is_finite().then_some(s)
+        };
+        let shift: [f64; LEVELS] = (0..LEVELS).map(shift).collect::<Option<Vec<f64>>>()?.try_into().ok()?;
+        let temperatures = Temperatures { seen: float(0)?, unseen: float(8)?, shift };
+        const HEAD: usize = 16 + LEVELS * 8;
+        let rows = count(HEAD)?;
+        let buckets = bytes.get(HEAD + 4..HEAD + 4 + rows * 2)?;
+        let at = HEAD + 4 + rows * 2 + rows * LEVELS * 2;
+        let weights = bytes.get(HEAD + 4 + rows * 2..at)?;
         let programs = bytes.get(at + 4..)?;
         (programs.len() == count(at)? * 4).then_some(Model { temperatures, buckets, weights, programs })
     }
@@ -157,8 +170,8 @@ impl<'a> Model<'a> {
                 *zk += self.weight(b, k);
             }
         }
-        let t = if seen { self.temperatures.seen } else { self.temperatures.unseen };
-        softmax(z.map(|x| x / t))
+        let t = self.temperatures;
+        softmax(if seen { z.map(|x| x / t.seen) } else { std::array::from_fn(|k| z[k] / t.unseen + t.shift[k]) })
     }
 
     /// A command's distribution over the levels: the highest level of its calls.

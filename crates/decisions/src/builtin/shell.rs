@@ -29,6 +29,8 @@ pub struct Call {
     pub remote: bool,
     /// Run as another user (`sudo`, `doas`, `su -c`).
     pub elevated: bool,
+    /// Run with a variable that names production (`RAILS_ENV=production rake db:migrate`).
+    pub production: bool,
     /// Run through `xargs`: more arguments come from its input.
     pub xargs: bool,
     /// A shell that reads a script from its input: a pipe or a heredoc we cannot see into.
@@ -183,7 +185,13 @@ impl Set {
         }
         self.reread += code.len();
         let call = &out.calls[at];
-        let inner = Context { remote: call.remote, elevated: call.elevated, depth: ctx.depth + 1, ..*ctx };
+        let inner = Context {
+            remote: call.remote,
+            elevated: call.elevated,
+            production: call.production,
+            depth: ctx.depth + 1,
+            ..*ctx
+        };
         let mut read = Out::default();
         if !parse_into(code, &inner, &mut read) || (instead && read.calls.is_empty()) {
             return 0;
@@ -439,6 +447,9 @@ struct Context {
     depth: usize,
     /// `DOCKER_HOST` set to another machine (`ssh://`, `tcp://`) for this command.
     docker_remote: bool,
+    /// A variable set for this command names production (`RAILS_ENV=production`,
+    /// `AWS_PROFILE=prod`, `DATABASE_URL=$PROD_DATABASE_URL`).
+    production: bool,
     /// Inside a loop whose body is read once for each of its words: a loop inside it is read
     /// once, so nested loops cost no more than one.
     in_loop: bool,
@@ -501,6 +512,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 substitutions(n, ctx, out);
             }
             let docker_remote = assignments.iter().filter_map(word).any(|(w, _)| remote_docker_host(&w));
+            let production = assignments.iter().filter_map(word).any(|(w, _)| names_production(&w));
             // A variable naming a command the program will run (`LESSOPEN='| CMD %s' less f`,
             // `GIT_SSH_COMMAND=CMD git fetch`, `PAGER=CMD man ls`).
             if !words.is_empty() {
@@ -508,7 +520,12 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     parse_into(&code, &Context { depth: ctx.depth + 1, ..*ctx }, out);
                 }
             }
-            command(words, redirects, &Context { docker_remote: ctx.docker_remote || docker_remote, ..*ctx }, out);
+            let ctx = Context {
+                docker_remote: ctx.docker_remote || docker_remote,
+                production: ctx.production || production,
+                ..*ctx
+            };
+            command(words, redirects, &ctx, out);
         }
         NodeKind::Pipeline { commands, .. } => {
             // What the stage before printed, when it was a lone `echo`: code a shell after it runs.
@@ -775,6 +792,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     let mut ctx = *ctx;
     while let Some((w, _)) = parts.first().filter(|(w, _)| is_assignment(w)) {
         ctx.docker_remote |= remote_docker_host(w);
+        ctx.production |= names_production(w);
         if let Some(code) = command_variable(w)
             && parts.len() > 1
         {
@@ -1306,6 +1324,17 @@ fn is_home_dir(path: &str) -> bool {
 }
 
 /// A `DOCKER_HOST=` assignment naming another machine.
+/// Whether an assignment's value names production: a word of it (split at anything not a letter
+/// or digit) is `prod` or `production` (`RAILS_ENV=production`, `AWS_PROFILE=prod`,
+/// `DATABASE_URL="$PROD_DATABASE_URL"`; not `APP_ENV=preprod` or `RAILS_ENV=development`).
+fn names_production(assignment: &str) -> bool {
+    assignment.split_once('=').is_some_and(|(_, value)| {
+        value
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w.eq_ignore_ascii_case("prod") || w.eq_ignore_ascii_case("production"))
+    })
+}
+
 fn remote_docker_host(assignment: &str) -> bool {
     assignment.strip_prefix("DOCKER_HOST=").is_some_and(|h| {
         let h = h.trim_matches(['"', '\'']);
@@ -1371,6 +1400,7 @@ fn push(
         quoted,
         remote: ctx.remote,
         elevated: ctx.elevated,
+        production: ctx.production,
         xargs,
         reads_script,
         writes,
@@ -2439,6 +2469,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             }
             if head == "env" && is_assignment(a) {
                 ctx.docker_remote |= remote_docker_host(a);
+                ctx.production |= names_production(a);
                 parts.remove(0);
                 continue;
             }

@@ -189,7 +189,15 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
         .iter()
         .zip(&e.programs)
         .zip(&e.elsewhere)
-        .map(|((c, p), r)| super::placed(softmax(logits(&w.w, c, if has_seen(w, *p) { t.seen } else { t.unseen })), *r))
+        .map(|((c, p), r)| {
+            let z = if has_seen(w, *p) {
+                logits(&w.w, c, t.seen)
+            } else {
+                let z = logits(&w.w, c, t.unseen);
+                std::array::from_fn(|k| z[k] + t.shift[k])
+            };
+            super::placed(softmax(z), *r)
+        })
         .collect();
     super::highest(&super::most_destructive(ps))
 }
@@ -342,7 +350,9 @@ pub fn nll(w: &Weights, examples: &[Example], t: Temperatures) -> f64 {
 /// fold predicted by a model fitted without it: folds of rows, where most programs were seen
 /// in the other folds, and folds of whole programs, where none was. Each temperature, from 0.5
 /// to 4 by 0.05, is the one with the lowest likelihood loss on its folds (`seen` on the rows',
-/// `unseen` on the programs'), the other held where it is; three rounds settle both.
+/// `unseen` on the programs'), the other held where it is; then on the programs' folds each
+/// level's shift of an unseen program's logits (level 0's stays 0), from -2 to 2 by 0.05, the
+/// others held; three rounds settle them all.
 pub fn fit_temperatures(examples: &[Example]) -> Temperatures {
     fit_temperatures_with(examples, &PARAMS)
 }
@@ -375,10 +385,22 @@ pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatu
         best.1
     };
     let on = |sets: &[(Weights, Vec<Example>)], t: Temperatures| sets.iter().map(|(w, ex)| loss(w, ex, t)).sum::<f64>();
-    let mut t = Temperatures { seen: 1.0, unseen: 1.0 };
+    let mut t = Temperatures { seen: 1.0, unseen: 1.0, shift: [0.0; LEVELS] };
     for _ in 0..3 {
-        t.seen = best(&|x| on(rows, Temperatures { seen: x, ..t }));
-        t.unseen = best(&|x| on(programs, Temperatures { unseen: x, ..t }));
+        t.seen = best(&|x| on(rows, Temperatures { seen: x, unseen: t.unseen, shift: t.shift }));
+        t.unseen = best(&|x| on(programs, Temperatures { seen: t.seen, unseen: x, shift: t.shift }));
+        for k in 1..LEVELS {
+            let mut b = (f64::INFINITY, 0.0);
+            for step in -40..=40 {
+                let mut s = t.shift;
+                s[k] = step as f64 * 0.05;
+                let l = on(programs, Temperatures { seen: t.seen, unseen: t.unseen, shift: s });
+                if l < b.0 {
+                    b = (l, s[k]);
+                }
+            }
+            t.shift[k] = b.1;
+        }
     }
     t
 }
@@ -397,9 +419,12 @@ pub fn encode(weights: &Weights, t: Temperatures) -> Vec<u8> {
     let w = &weights.w;
     let used: Vec<usize> =
         (0..BUCKETS).filter(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| x.abs() >= WEIGHT_MIN)).collect();
-    let mut out = Vec::with_capacity(24 + used.len() * (2 + LEVELS * 2) + weights.seen.len() * 4);
+    let mut out = Vec::with_capacity(56 + used.len() * (2 + LEVELS * 2) + weights.seen.len() * 4);
     out.extend_from_slice(&t.seen.to_le_bytes());
     out.extend_from_slice(&t.unseen.to_le_bytes());
+    for s in t.shift {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
     out.extend_from_slice(&(used.len() as u32).to_le_bytes());
     for b in &used {
         out.extend_from_slice(&(*b as u16).to_le_bytes());
@@ -472,9 +497,27 @@ mod tests {
         let (small, kept) = (bucket("f=--small"), bucket("f=--kept"));
         w[small * LEVELS..(small + 1) * LEVELS].copy_from_slice(&[5e-5, -9e-5, 0.0, 1e-5]);
         w[kept * LEVELS + 2] = -WEIGHT_MIN;
-        let bytes = encode(&Weights { w, seen: vec![] }, Temperatures { seen: 1.0, unseen: 1.0 });
+        let bytes = encode(&Weights { w, seen: vec![] }, Temperatures { seen: 1.0, unseen: 1.0, shift: [0.0; LEVELS] });
         let m = super::super::Model::from_bytes(&bytes).expect("a model");
         assert_eq!(m.weights_of("f=--small"), [0.0; LEVELS]);
         assert_eq!(m.weights_of("f=--kept")[2], half::f16::from_f64(-WEIGHT_MIN).to_f64());
+    }
+
+    #[test]
+    fn an_unseen_programs_call_is_shifted_after_its_temperature_and_a_seen_ones_is_not() {
+        let mut w = vec![0.0; BUCKETS * LEVELS];
+        let b = bucket("f=--x");
+        w[b * LEVELS..(b + 1) * LEVELS].copy_from_slice(&[1.0, 0.0, 0.0, 0.0]);
+        let t = Temperatures { seen: 1.0, unseen: 2.0, shift: [0.0, 0.0, 0.0, 1.5] };
+        let bytes = encode(&Weights { w, seen: vec![] }, t);
+        let m = super::super::Model::from_bytes(&bytes).expect("a model");
+        assert_eq!(m.temperatures, t);
+        let close = |a: [f64; LEVELS], b: [f64; LEVELS]| a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-3);
+        assert!(close(m.call(&[b], true), softmax([1.0, 0.0, 0.0, 0.0])));
+        assert!(close(m.call(&[b], false), softmax([0.5, 0.0, 0.0, 1.5])));
+        // A shift that is no number is no model.
+        let mut broken = bytes.clone();
+        broken[16 + 3 * 8..16 + 4 * 8].copy_from_slice(&f64::NAN.to_le_bytes());
+        assert!(super::super::Model::from_bytes(&broken).is_none());
     }
 }
