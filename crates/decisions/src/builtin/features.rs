@@ -409,6 +409,10 @@ fn facts(
     }
     match tool {
         "rm" | "rmdir" | "unlink" | "srm" | "trash" | "trash-put" => {
+            // `srm` is `rm` that overwrites first, as `shred -u` does: nothing is left to restore.
+            if tool == "srm" {
+                out.push("device_write");
+            }
             let recursive = short('r') || short('R') || has("--recursive");
             // A system directory itself (`/var/lib/docker`, `/etc/nginx`), not a file picked
             // in one, and the trash, are rule 7's.
@@ -764,6 +768,12 @@ fn facts(
                 .map(|(a, q)| if *q { sql_code(a) } else { a.clone() }.to_ascii_lowercase())
                 .collect();
             code.extend(call.stdin_text.iter().map(|fed| sql_code(fed).to_ascii_lowercase()));
+            code.join(" ")
+        } else if matches!(tool, "redis-cli" | "valkey-cli") {
+            // Redis's command is its operands: an option's value is no command (`--scan
+            // --pattern '*delete*'` lists keys).
+            let mut code: Vec<String> = operands(args).map(str::to_ascii_lowercase).collect();
+            code.extend(call.stdin_text.iter().map(|fed| fed.to_ascii_lowercase()));
             code.join(" ")
         } else {
             text.clone()
@@ -1331,6 +1341,11 @@ mod tests {
         ] {
             assert!(!facts_of(data).iter().any(|f| f.starts_with("R=db_")), "{data}: {:?}", facts_of(data));
         }
+        // An option's value is no redis command; an operand is.
+        let scan = "redis-cli -h cache-01.prod.example.com --scan --pattern \"*delete*\"";
+        assert!(!facts_of(scan).iter().any(|f| f.starts_with("R=db_destroy")), "{:?}", facts_of(scan));
+        assert!(has("redis-cli -h cache-01.prod.example.com -n 2 DEL session:42", "db_destroy_remote"));
+        assert!(has("redis-cli --pass s3cret FLUSHALL", "db_destroy"));
         // A string literal in SQL is data: this prints statements and runs none; but SQL that
         // runs text as statements runs what its literals hold.
         let printed = "psql -d app_dev -At -c \"SELECT 'TRUNCATE ' || tablename || ' CASCADE;' FROM pg_tables\"";
@@ -1373,6 +1388,7 @@ mod tests {
         // What only reads or upkeeps a pool or a table is no device write.
         assert!(has("sudo sgdisk -p /dev/sdb", "read") && has("sudo sgdisk --zap-all /dev/sdb", "device_write"));
         assert!(!has("sudo zpool scrub tank", "device_write") && has("sudo zpool destroy tank", "device_write"));
+        assert!(has("srm -rf ~/Documents/clients/acme-2019", "device_write"));
         // Rule 6: a download written into files is not a print or a read.
         assert!(!has("curl -sSO https://example.com/a.tgz", "print") && has("curl https://example.com", "print"));
         assert!(has("nc build.example.com 8080 > received.bin", "download"));
