@@ -88,6 +88,15 @@ pub struct Temperatures {
     pub shift: [f64; LEVELS],
 }
 
+impl Temperatures {
+    /// A call's logits as the model gives them: divided by the temperature for a program seen,
+    /// or for one unseen divided by its own and shifted. Training and the embedded model both
+    /// read a call through this.
+    pub fn scaled(&self, z: [f64; LEVELS], seen: bool) -> [f64; LEVELS] {
+        if seen { z.map(|x| x / self.seen) } else { std::array::from_fn(|k| z[k] / self.unseen + self.shift[k]) }
+    }
+}
+
 /// A model: its temperatures, the buckets some feature reached (sorted), the weights of each,
 /// and the programs its rows named (sorted). Read in place from the embedded bytes: nothing is
 /// loaded or copied.
@@ -110,22 +119,20 @@ impl<'a> Model<'a> {
     };
 
     /// A model from the bytes `train` writes: the two temperatures (f64, seen then unseen), the
-    /// unseen shift ([`LEVELS`] f64), the number of rows (u32), each row's bucket (u16, ascending), each row's [`LEVELS`] f16
-    /// weights, then the number of programs (u32) and each program's key (u32, ascending);
-    /// little-endian. None when they are not that shape.
+    /// unseen shift ([`LEVELS`] f64), the number of rows (u32), each row's bucket (u16,
+    /// ascending), each row's [`LEVELS`] f16 weights, then the number of programs (u32) and each
+    /// program's key (u32, ascending); little-endian. None when they are not that shape.
     pub fn from_bytes(bytes: &'a [u8]) -> Option<Model<'a>> {
-        let float = |at: usize| -> Option<f64> {
-            let t = f64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?);
-            (t.is_finite() && t > 0.0).then_some(t)
+        let number = |at: usize| -> Option<f64> {
+            let x = f64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?);
+            x.is_finite().then_some(x)
         };
+        let temperature = |at: usize| number(at).filter(|t| *t > 0.0);
         let count =
             |at: usize| -> Option<usize> { Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize) };
-        let shift = |k: usize| -> Option<f64> {
-            let s = f64::from_le_bytes(bytes.get(16 + k * 8..24 + k * 8)?.try_into().ok()?);
-            s.is_finite().then_some(s)
-        };
-        let shift: [f64; LEVELS] = (0..LEVELS).map(shift).collect::<Option<Vec<f64>>>()?.try_into().ok()?;
-        let temperatures = Temperatures { seen: float(0)?, unseen: float(8)?, shift };
+        let shift: [f64; LEVELS] =
+            (0..LEVELS).map(|k| number(16 + k * 8)).collect::<Option<Vec<f64>>>()?.try_into().ok()?;
+        let temperatures = Temperatures { seen: temperature(0)?, unseen: temperature(8)?, shift };
         const HEAD: usize = 16 + LEVELS * 8;
         let rows = count(HEAD)?;
         let buckets = bytes.get(HEAD + 4..HEAD + 4 + rows * 2)?;
@@ -170,8 +177,7 @@ impl<'a> Model<'a> {
                 *zk += self.weight(b, k);
             }
         }
-        let t = self.temperatures;
-        softmax(if seen { z.map(|x| x / t.seen) } else { std::array::from_fn(|k| z[k] / t.unseen + t.shift[k]) })
+        softmax(self.temperatures.scaled(z, seen))
     }
 
     /// A command's distribution over the levels: the highest level of its calls.

@@ -458,6 +458,15 @@ struct Context {
     printing: usize,
 }
 
+impl Context {
+    /// What a variable set for the command tells of where it runs: `DOCKER_HOST` on another
+    /// machine, a value naming production.
+    fn assign(&mut self, assignment: &str) {
+        self.docker_remote |= remote_docker_host(assignment);
+        self.production |= names_production(assignment);
+    }
+}
+
 /// How deep substitutions inside substitutions are read for what they print: one, so
 /// `$(printf rm) -rf ~` is `rm -rf ~` and a printed substitution inside it stays a word.
 const PRINTED_DEEP: usize = 1;
@@ -511,8 +520,6 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
             for n in assignments.iter().chain(words).chain(redirects) {
                 substitutions(n, ctx, out);
             }
-            let docker_remote = assignments.iter().filter_map(word).any(|(w, _)| remote_docker_host(&w));
-            let production = assignments.iter().filter_map(word).any(|(w, _)| names_production(&w));
             // A variable naming a command the program will run (`LESSOPEN='| CMD %s' less f`,
             // `GIT_SSH_COMMAND=CMD git fetch`, `PAGER=CMD man ls`).
             if !words.is_empty() {
@@ -520,11 +527,10 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     parse_into(&code, &Context { depth: ctx.depth + 1, ..*ctx }, out);
                 }
             }
-            let ctx = Context {
-                docker_remote: ctx.docker_remote || docker_remote,
-                production: ctx.production || production,
-                ..*ctx
-            };
+            let mut ctx = *ctx;
+            for (w, _) in assignments.iter().filter_map(word) {
+                ctx.assign(&w);
+            }
             command(words, redirects, &ctx, out);
         }
         NodeKind::Pipeline { commands, .. } => {
@@ -791,8 +797,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // Leading assignments the parser left among the words.
     let mut ctx = *ctx;
     while let Some((w, _)) = parts.first().filter(|(w, _)| is_assignment(w)) {
-        ctx.docker_remote |= remote_docker_host(w);
-        ctx.production |= names_production(w);
+        ctx.assign(w);
         if let Some(code) = command_variable(w)
             && parts.len() > 1
         {
@@ -2468,8 +2473,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
                 break;
             }
             if head == "env" && is_assignment(a) {
-                ctx.docker_remote |= remote_docker_host(a);
-                ctx.production |= names_production(a);
+                ctx.assign(a);
                 parts.remove(0);
                 continue;
             }

@@ -189,15 +189,7 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
         .iter()
         .zip(&e.programs)
         .zip(&e.elsewhere)
-        .map(|((c, p), r)| {
-            let z = if has_seen(w, *p) {
-                logits(&w.w, c, t.seen)
-            } else {
-                let z = logits(&w.w, c, t.unseen);
-                std::array::from_fn(|k| z[k] + t.shift[k])
-            };
-            super::placed(softmax(z), *r)
-        })
+        .map(|((c, p), r)| super::placed(softmax(t.scaled(logits(&w.w, c, 1.0), has_seen(w, *p))), *r))
         .collect();
     super::highest(&super::most_destructive(ps))
 }
@@ -373,13 +365,14 @@ pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatu
         running.into_iter().map(|h| h.join().expect("a fold's fit")).collect()
     });
     let (rows, programs) = fitted.split_at(5);
-    let best = |loss_at: &dyn Fn(f64) -> f64| {
-        let mut best = (f64::INFINITY, 1.0);
-        for step in 10..=80 {
-            let t = step as f64 * 0.05;
-            let l = loss_at(t);
+    // The value, in steps of 0.05 over a range, with the lowest loss (the first of equals).
+    let best = |steps: std::ops::RangeInclusive<i32>, loss_at: &dyn Fn(f64) -> f64| {
+        let mut best = (f64::INFINITY, 0.0);
+        for step in steps {
+            let x = step as f64 * 0.05;
+            let l = loss_at(x);
             if l < best.0 {
-                best = (l, t);
+                best = (l, x);
             }
         }
         best.1
@@ -387,19 +380,14 @@ pub fn fit_temperatures_with(examples: &[Example], params: &Params) -> Temperatu
     let on = |sets: &[(Weights, Vec<Example>)], t: Temperatures| sets.iter().map(|(w, ex)| loss(w, ex, t)).sum::<f64>();
     let mut t = Temperatures { seen: 1.0, unseen: 1.0, shift: [0.0; LEVELS] };
     for _ in 0..3 {
-        t.seen = best(&|x| on(rows, Temperatures { seen: x, unseen: t.unseen, shift: t.shift }));
-        t.unseen = best(&|x| on(programs, Temperatures { seen: t.seen, unseen: x, shift: t.shift }));
+        t.seen = best(10..=80, &|x| on(rows, Temperatures { seen: x, unseen: t.unseen, shift: t.shift }));
+        t.unseen = best(10..=80, &|x| on(programs, Temperatures { seen: t.seen, unseen: x, shift: t.shift }));
         for k in 1..LEVELS {
-            let mut b = (f64::INFINITY, 0.0);
-            for step in -40..=40 {
-                let mut s = t.shift;
-                s[k] = step as f64 * 0.05;
-                let l = on(programs, Temperatures { seen: t.seen, unseen: t.unseen, shift: s });
-                if l < b.0 {
-                    b = (l, s[k]);
-                }
-            }
-            t.shift[k] = b.1;
+            t.shift[k] = best(-40..=40, &|x| {
+                let mut shift = t.shift;
+                shift[k] = x;
+                on(programs, Temperatures { seen: t.seen, unseen: t.unseen, shift })
+            });
         }
     }
     t
@@ -419,7 +407,7 @@ pub fn encode(weights: &Weights, t: Temperatures) -> Vec<u8> {
     let w = &weights.w;
     let used: Vec<usize> =
         (0..BUCKETS).filter(|b| w[b * LEVELS..(b + 1) * LEVELS].iter().any(|x| x.abs() >= WEIGHT_MIN)).collect();
-    let mut out = Vec::with_capacity(56 + used.len() * (2 + LEVELS * 2) + weights.seen.len() * 4);
+    let mut out = Vec::with_capacity(24 + LEVELS * 8 + used.len() * (2 + LEVELS * 2) + weights.seen.len() * 4);
     out.extend_from_slice(&t.seen.to_le_bytes());
     out.extend_from_slice(&t.unseen.to_le_bytes());
     for s in t.shift {
