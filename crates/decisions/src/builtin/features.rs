@@ -636,6 +636,9 @@ fn facts(
         if acts && verbs.iter().any(|v| matches!(*v, "restore" | "load")) {
             out.push("restore_verb");
         }
+        if acts && verbs.iter().any(|v| matches!(*v, "restore" | "load" | "import")) && names_database(args) {
+            out.push("db_restore");
+        }
         // A package manager's `pub get`, `deps get`, `mod download` fetch dependencies into the
         // project (rule 6), which its plain `get` (`kubectl get`) does not.
         let fetches_deps = matches!(sub, "pub" | "deps" | "mod" | "packages")
@@ -662,14 +665,16 @@ fn facts(
     // which removes what a build remakes, for deleting an account (`userdel`, `groupdel`), which
     // keeps its files unless told (level 2), for releasing (`semantic-release` is a dry run
     // outside CI), for notifying (`notify-send` shows a desktop notification) or with `post` in
-    // it (`postgres`, `postconf`: Postfix and PostgreSQL, not a post). Not for restoring: into a
-    // new machine or file (`qmrestore`, `litestream restore -o`) it destroys nothing, and the
-    // name does not say which.
+    // it (`postgres`, `postconf`: Postfix and PostgreSQL, not a post). Restoring only into a
+    // database the call names (rule 14: loading a dump or rows into one is restoring over it,
+    // `pg_restore -d app x.dump`, `mongoimport --db shop`): into a new machine or file
+    // (`qmrestore`, `litestream restore -o`) it destroys nothing, and the name does not say which.
     for kind in named {
         let fact = match *kind {
             "destroy" if !tool.contains("kill") && !tool.contains("clean") && !tool.ends_with("del") => "destroy_verb",
             "send" if !["release", "notify", "post"].iter().any(|w| tool.contains(w)) => "publish_verb",
             "change" => "change_verb",
+            "restore" if names_database(args) => "db_restore",
             _ => continue,
         };
         if !out.contains(&fact) {
@@ -985,6 +990,19 @@ fn operands(args: &[String]) -> impl Iterator<Item = &str> {
     args.iter().enumerate().filter_map(|(i, a)| {
         let value = i.checked_sub(1).is_some_and(|b| takes_value(&args[b]));
         (!a.starts_with('-') && !value).then_some(a.as_str())
+    })
+}
+
+/// Whether a call names the database it works on: an option for one (`--dbname`, `--db`,
+/// `--uri`, `--server.database`, `-d`), or a database URL (`mongodb://...`, `postgres://...`).
+fn names_database(args: &[String]) -> bool {
+    args.iter().any(|a| {
+        let option = a.strip_prefix("--").map(|o| o.split('=').next().unwrap_or(o));
+        option.is_some_and(|o| o.split(['-', '_', '.']).any(|w| matches!(w, "db" | "dbname" | "database" | "uri")))
+            || a == "-d"
+            || ["mongodb://", "mongodb+srv://", "postgres://", "postgresql://", "mysql://"]
+                .iter()
+                .any(|scheme| a.starts_with(scheme))
     })
 }
 
@@ -1500,7 +1518,9 @@ mod tests {
         // processes or cleaning a build.
         let fact = |c: &str, fact: &str| features(c).contains(&format!("R={fact}"));
         assert!(fact("dropuser bob", "destroy_verb") && fact("sudo vgremove -f vg_old", "destroy_verb"));
-        assert!(!fact("pg_restore -d app x.dump", "restore_verb") && fact("sendmail -t < a.eml", "publish_verb"));
+        assert!(fact("pg_restore -d app x.dump", "db_restore") && fact("sendmail -t < a.eml", "publish_verb"));
+        assert!(fact("mongoimport --uri mongodb://localhost/shop -c items x.json", "db_restore"));
+        assert!(!fact("pg_restore --list x.dump", "db_restore") && !fact("trash-restore", "db_restore"));
         assert!(!fact("npx semantic-release", "publish_verb") && !fact("notify-send 'Run rm -rf ~'", "publish_verb"));
         assert!(!fact("postgres -D /var/lib/postgresql/data", "publish_verb"));
         assert!(fact("sudo useradd -m alice", "change_verb") && !fact("pg_dump app", "read_verb"));
