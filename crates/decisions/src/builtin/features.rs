@@ -96,13 +96,13 @@ pub fn of(call: &Call) -> Vec<String> {
         // A capitalised name (`-configuration Release`, `-scheme Acme`, `open -a Safari`) is no
         // subcommand: those are lower case, or all capitals (`redis-cli FLUSHALL`).
         let named = a.starts_with(|c: char| c.is_ascii_uppercase()) && a.chars().any(|c| c.is_ascii_lowercase());
-        if subs.len() < 2 && !quoted && is_word(a) && !named {
+        if subs.len() < 2 && !quoted && (is_word(a) || dotted_verb(a)) && !named {
             if !value {
                 subs.push(a.to_ascii_lowercase());
             }
             continue;
         }
-        if !value && !named && deeper.len() < 2 && !quoted && is_word(a) {
+        if !value && !named && deeper.len() < 2 && !quoted && (is_word(a) || dotted_verb(a)) {
             deeper.push(a.to_ascii_lowercase());
         }
         let class = if i > 0 && host_option(&args[i - 1], a) { "host" } else { path_class(a) };
@@ -211,7 +211,7 @@ pub fn of(call: &Call) -> Vec<String> {
         }
     }
     if let Some(s) = subs.first() {
-        for part in s.split([':', '-', '_']).filter(|p| p.len() >= 3 && *p != s.as_str()) {
+        for part in s.split([':', '-', '_', '.']).filter(|p| p.len() >= 3 && *p != s.as_str()) {
             f.push(format!("s={part}"));
         }
         f.push(format!("s={s}"));
@@ -251,10 +251,16 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
         ),
     ];
     let name: String = tool.chars().filter(char::is_ascii_alphabetic).collect();
+    let parts: Vec<&str> = tool.split(['-', '_']).collect();
     let mut out = Vec::new();
     for (kind, verbs) in VERBS {
-        // The verb and at least two letters of something else: `dropdb`, not `drop` or `make`.
-        if verbs.iter().any(|v| name.len() >= v.len() + 2 && (name.starts_with(v) || name.ends_with(v))) {
+        // The verb and at least two letters of something else: `dropdb`, not `drop` or `make`;
+        // or, destroying or sending, a verb between dashes (`kafka-delete-records`,
+        // `amqp-delete-queue`).
+        let between = matches!(kind, "destroy" | "send") && parts.len() > 1;
+        if verbs.iter().any(|v| {
+            name.len() >= v.len() + 2 && (name.starts_with(v) || name.ends_with(v)) || between && parts.contains(v)
+        }) {
             out.push(kind);
         }
     }
@@ -267,7 +273,7 @@ const PUBLISH: [&str; 16] = [
     "notify", "post", "invoke", "trigger", "fork",
 ];
 /// Verbs that destroy (rule 7).
-const DESTROY: [&str; 23] = [
+const DESTROY: [&str; 30] = [
     "yank",
     "unpublish",
     "deprecate",
@@ -291,6 +297,13 @@ const DESTROY: [&str; 23] = [
     "erase",
     "kill",
     "deregister",
+    "del",
+    "teardown",
+    "deprovision",
+    "flushall",
+    "flushdb",
+    "truncate",
+    "cancel",
 ];
 /// Verbs that change.
 const CHANGE: [&str; 16] = [
@@ -375,9 +388,12 @@ fn facts(
             "--dry",
             "--preview",
             "--preview-only",
+            "--why-run",
         ]
         .iter()
         .any(|f| has_any_case(f))
+        // Salt's `test=True` reports what a state would change.
+        || args.iter().any(|a| a.eq_ignore_ascii_case("test=true"))
         // Azure's `what-if` subcommand previews a deployment.
         || subs.iter().chain(deeper).any(|w| w == "what-if")
         || (has("-s") && tool == "apt-get")
@@ -616,7 +632,7 @@ fn facts(
         // A deeper word counts whole (`gcloud compute instances delete`), never its parts: an
         // operand (`kubectl delete pod logs-collector`) is often a name made of words.
         let verbs: Vec<&str> =
-            subs.iter().flat_map(|s| s.split([':', '-', '_'])).chain(deeper.iter().map(String::as_str)).collect();
+            subs.iter().flat_map(|s| s.split([':', '-', '_', '.'])).chain(deeper.iter().map(String::as_str)).collect();
         // A reading second word names what is done to the first: `kubectl rollout history`,
         // `gh release view`, `aws ec2 describe-instances` only read; so does a reading deeper
         // word (`yc compute instance list`).
@@ -1064,6 +1080,14 @@ fn takes_value(a: &str) -> bool {
 }
 
 /// A subcommand-like word: letters first, then letters, digits and `-_:.`; no path, no value.
+/// A subcommand written as an object and a verb joined by a dot (`govc vm.destroy`, `xo-cli
+/// vm.delete`, `mix ecto.reset`): a verb that destroys, publishes or changes after the last dot,
+/// so a file's name (`notes.txt`, `app.log`) is no subcommand.
+fn dotted_verb(a: &str) -> bool {
+    let Some((object, verb)) = a.rsplit_once('.') else { return false };
+    is_word(object) && (DESTROY.contains(&verb) || PUBLISH.contains(&verb) || CHANGE.contains(&verb))
+}
+
 fn is_word(a: &str) -> bool {
     a.len() <= 40
         && a.starts_with(|c: char| c.is_ascii_alphabetic())
@@ -1431,6 +1455,10 @@ mod tests {
                 && has("gsutil rsync -d -r -n a gs://b", "dry_run")
         );
         assert!(has("az deployment group what-if -g rg-prod --template-file main.bicep", "dry_run"));
+        assert!(has("sudo chef-solo -c solo.rb -j node.json --why-run", "dry_run"));
+        assert!(
+            has("salt 'web*' state.apply nginx test=True", "dry_run") && !has("salt 'web*' state.apply", "dry_run")
+        );
         assert!(!has("gsutil rsync -d -r a gs://b", "dry_run") && !has("az deployment group create -g rg", "dry_run"));
         // A terminal only shows what is written to it; a serial line is a device.
         assert_eq!([path_class("/dev/tty12"), path_class("/dev/pts/3"), path_class("/dev/tty")], ["dev_null"; 3]);
@@ -1521,6 +1549,10 @@ mod tests {
         assert!(fact("pg_restore -d app x.dump", "db_restore") && fact("sendmail -t < a.eml", "publish_verb"));
         assert!(fact("mongoimport --uri mongodb://localhost/shop -c items x.json", "db_restore"));
         assert!(!fact("pg_restore --list x.dump", "db_restore") && !fact("trash-restore", "db_restore"));
+        // A verb between dashes names what a program does when it destroys or sends.
+        assert_eq!(name_verbs("kafka-delete-records"), ["destroy"]);
+        assert!(fact("amqp-delete-queue -q orders.retry", "destroy_verb"));
+        assert!(name_verbs("ssh-copy-id").is_empty() && name_verbs("docker-compose").is_empty());
         assert!(!fact("npx semantic-release", "publish_verb") && !fact("notify-send 'Run rm -rf ~'", "publish_verb"));
         assert!(!fact("postgres -D /var/lib/postgresql/data", "publish_verb"));
         assert!(fact("sudo useradd -m alice", "change_verb") && !fact("pg_dump app", "read_verb"));
@@ -1570,6 +1602,15 @@ mod tests {
         assert!(f("gcloud compute instances delete web-1").contains(&"R=destroy_verb".into()));
         let listed = f("yc compute instance list");
         assert!(listed.contains(&"R=read_verb".into()) && !listed.contains(&"R=destroy_verb".into()));
+        // A verb joined to its object by a dot is a subcommand (`govc vm.destroy`); a file's
+        // name is not (`tail app.log`).
+        assert!(f("govc vm.destroy -dc=DC1 web-02").contains(&"R=destroy_verb".into()));
+        assert!(f("mix ecto.reset").contains(&"R=destroy_verb".into()));
+        assert!(!f("mv notes.txt app.log").iter().any(|x| x.starts_with("R=read_verb") || x.starts_with("s=")));
+        // Verbs that end a service's data or a run: a teardown, a flush, a cancel.
+        for c in ["surge teardown docs.surge.sh", "aptible apps:deprovision --app shop", "travis cancel 4812"] {
+            assert!(f(c).contains(&"R=destroy_verb".into()), "{c}");
+        }
         let named = f("kubectl delete pod logs-collector");
         assert!(named.contains(&"R=destroy_verb".into()) && !named.contains(&"R=read_verb".into()));
     }
