@@ -14,7 +14,7 @@ MODEL = Path(__file__).resolve().parent.parent / "model"
 LABELS = MODEL / "labels"
 BATCHES = [("labels", first, second) for first, second in
            [("a", "b"), ("2a", "2b"), ("3a", "3b"), ("4a", "4b"), ("5a", "5b"), ("6a", "6b"), ("7a", "7b"), ("8a", "8b"), ("9a", "9b"), ("10a", "10b")]]
-BATCHES += [("fresh", "a", "b"), ("fresh-sessions", "a", "b"), ("unseen-tldr", "a", "b"), ("fresh-3", "a", "b"), ("fresh-4", "a", "b"), ("fresh-5", "a", "b"), ("fresh-6", "a", "b"), ("fresh-7", "a", "b"), ("fresh-8", "a", "b"), ("fresh-9", "a", "b"), ("fresh-10", "a", "b"), ("fresh-11", "a", "b"), ("fresh-11", "a", "c"), ("fresh-11", "b", "c"), ("fresh-12", "a", "b"), ("fresh-12", "a", "c"), ("fresh-12", "b", "c"), ("fresh-13", "a", "b"), ("fresh-13", "a", "c"), ("fresh-13", "b", "c")]
+BATCHES += [("fresh", "a", "b"), ("fresh-sessions", "a", "b"), ("unseen-tldr", "a", "b"), ("fresh-3", "a", "b"), ("fresh-4", "a", "b"), ("fresh-5", "a", "b"), ("fresh-6", "a", "b"), ("fresh-7", "a", "b"), ("fresh-8", "a", "b"), ("fresh-9", "a", "b"), ("fresh-10", "a", "b"), ("fresh-11", "a", "b"), ("fresh-11", "a", "c"), ("fresh-11", "b", "c"), ("fresh-12", "a", "b"), ("fresh-12", "a", "c"), ("fresh-12", "b", "c"), ("fresh-13", "a", "b"), ("fresh-13", "a", "c"), ("fresh-13", "b", "c"), ("fresh-14", "a", "b"), ("fresh-14", "a", "c"), ("fresh-14", "b", "c")]
 
 
 def levels(where, name):

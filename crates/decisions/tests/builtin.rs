@@ -255,6 +255,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-11",
         "model/fresh-12",
         "model/fresh-13",
+        "model/fresh-14",
         "model/unseen-tldr",
     ] {
         for e in train::load(&root().join(dir)).expect("rows") {
