@@ -1079,7 +1079,6 @@ fn takes_value(a: &str) -> bool {
         && !SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(long))
 }
 
-/// A subcommand-like word: letters first, then letters, digits and `-_:.`; no path, no value.
 /// A subcommand written as an object and a verb joined by a dot (`govc vm.destroy`, `xo-cli
 /// vm.delete`, `mix ecto.reset`): a verb that destroys, publishes or changes after the last dot,
 /// so a file's name (`notes.txt`, `app.log`) is no subcommand.
@@ -1088,6 +1087,7 @@ fn dotted_verb(a: &str) -> bool {
     is_word(object) && (DESTROY.contains(&verb) || PUBLISH.contains(&verb) || CHANGE.contains(&verb))
 }
 
+/// A subcommand-like word: letters first, then letters, digits and `-_:`; no path, no value.
 fn is_word(a: &str) -> bool {
     a.len() <= 40
         && a.starts_with(|c: char| c.is_ascii_alphabetic())
