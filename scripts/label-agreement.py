@@ -14,7 +14,12 @@ MODEL = Path(__file__).resolve().parent.parent / "model"
 LABELS = MODEL / "labels"
 BATCHES = [("labels", first, second) for first, second in
            [("a", "b"), ("2a", "2b"), ("3a", "3b"), ("4a", "4b"), ("5a", "5b"), ("6a", "6b"), ("7a", "7b"), ("8a", "8b"), ("9a", "9b"), ("10a", "10b")]]
-BATCHES += [("fresh", "a", "b"), ("fresh-sessions", "a", "b"), ("unseen-tldr", "a", "b"), ("fresh-3", "a", "b"), ("fresh-4", "a", "b"), ("fresh-5", "a", "b"), ("fresh-6", "a", "b"), ("fresh-7", "a", "b"), ("fresh-8", "a", "b"), ("fresh-9", "a", "b"), ("fresh-10", "a", "b"), ("fresh-11", "a", "b"), ("fresh-11", "a", "c"), ("fresh-11", "b", "c"), ("fresh-12", "a", "b"), ("fresh-12", "a", "c"), ("fresh-12", "b", "c"), ("fresh-13", "a", "b"), ("fresh-13", "a", "c"), ("fresh-13", "b", "c"), ("fresh-14", "a", "b"), ("fresh-14", "a", "c"), ("fresh-14", "b", "c")]
+# Sets labelled twice, then sets labelled three times (each pair of labellers compared).
+BATCHES += [(where, "a", "b") for where in
+            ["fresh", "fresh-sessions", "unseen-tldr", "fresh-3", "fresh-4", "fresh-5", "fresh-6", "fresh-7",
+             "fresh-8", "fresh-9", "fresh-10"]]
+BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-13", "fresh-14"]
+            for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 
 def levels(where, name):

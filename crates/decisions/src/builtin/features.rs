@@ -96,13 +96,13 @@ pub fn of(call: &Call) -> Vec<String> {
         // A capitalised name (`-configuration Release`, `-scheme Acme`, `open -a Safari`) is no
         // subcommand: those are lower case, or all capitals (`redis-cli FLUSHALL`).
         let named = a.starts_with(|c: char| c.is_ascii_uppercase()) && a.chars().any(|c| c.is_ascii_lowercase());
-        if subs.len() < 2 && !quoted && (is_word(a) || dotted_verb(a)) && !named {
+        if subs.len() < 2 && !quoted && is_subcommand(a) && !named {
             if !value {
                 subs.push(a.to_ascii_lowercase());
             }
             continue;
         }
-        if !value && !named && deeper.len() < 2 && !quoted && (is_word(a) || dotted_verb(a)) {
+        if !value && !named && deeper.len() < 2 && !quoted && is_subcommand(a) {
             deeper.push(a.to_ascii_lowercase());
         }
         let class = if i > 0 && host_option(&args[i - 1], a) { "host" } else { path_class(a) };
@@ -211,7 +211,7 @@ pub fn of(call: &Call) -> Vec<String> {
         }
     }
     if let Some(s) = subs.first() {
-        for part in s.split([':', '-', '_', '.']).filter(|p| p.len() >= 3 && *p != s.as_str()) {
+        for part in s.split(SUBCOMMAND_JOINS).filter(|p| p.len() >= 3 && *p != s.as_str()) {
             f.push(format!("s={part}"));
         }
         f.push(format!("s={s}"));
@@ -632,7 +632,7 @@ fn facts(
         // A deeper word counts whole (`gcloud compute instances delete`), never its parts: an
         // operand (`kubectl delete pod logs-collector`) is often a name made of words.
         let verbs: Vec<&str> =
-            subs.iter().flat_map(|s| s.split([':', '-', '_', '.'])).chain(deeper.iter().map(String::as_str)).collect();
+            subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).chain(deeper.iter().map(String::as_str)).collect();
         // A reading second word names what is done to the first: `kubectl rollout history`,
         // `gh release view`, `aws ec2 describe-instances` only read; so does a reading deeper
         // word (`yc compute instance list`).
@@ -1079,12 +1079,16 @@ fn takes_value(a: &str) -> bool {
         && !SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(long))
 }
 
-/// A subcommand written as an object and a verb joined by a dot (`govc vm.destroy`, `xo-cli
-/// vm.delete`, `mix ecto.reset`): a verb that destroys, publishes or changes after the last dot,
-/// so a file's name (`notes.txt`, `app.log`) is no subcommand.
-fn dotted_verb(a: &str) -> bool {
-    let Some((object, verb)) = a.rsplit_once('.') else { return false };
-    is_word(object) && (DESTROY.contains(&verb) || PUBLISH.contains(&verb) || CHANGE.contains(&verb))
+/// What joins the words of a subcommand (`db:drop`, `delete-bucket`, `purge_queue`, `vm.destroy`).
+const SUBCOMMAND_JOINS: [char; 4] = [':', '-', '_', '.'];
+
+/// A word where a subcommand stands: a plain word, or an object and a verb joined by a dot
+/// (`govc vm.destroy`, `xo-cli vm.delete`, `mix ecto.reset`) whose verb destroys, publishes or
+/// changes, so a file's name (`notes.txt`, `app.log`) is none.
+fn is_subcommand(a: &str) -> bool {
+    is_word(a)
+        || a.rsplit_once('.')
+            .is_some_and(|(object, verb)| is_word(object) && verb_kind(verb).is_some_and(|kind| kind != "read"))
 }
 
 /// A subcommand-like word: letters first, then letters, digits and `-_:`; no path, no value.
