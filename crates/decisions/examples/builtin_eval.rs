@@ -14,7 +14,9 @@
 //! features and what each adds to the logits; `EXPERIMENT=EPOCHS,STEP,L2,GENERIC,L2_RULES`
 //! refits on five folds of rows and prints the out-of-fold figures (`MISSES=1` lists the misses,
 //! `FOLDS=0` skips the folds, `ALSO=model/unseen-tldr,model/fresh-6` adds the refitted twin's
-//! figures on those sets);
+//! figures on those sets, each also at the bar the held-out rows propose, `BARROW=1` lists the
+//! wrong denials each set's bar rests on, `TRAIN_ALSO=model/fresh,...` fits those sets' rows
+//! too, less their held-out programs', and `HELD_ALSO=1` adds those to the held-out rows);
 //! `TEMPS=SEEN,UNSEEN` asks the model with those temperatures instead of its own (to see how far
 //! sharper or flatter answers would move the figures; the shipped ones are fitted, not chosen).
 
@@ -73,11 +75,15 @@ fn experiment(spec: &str, root: &Path) {
         l2_rules: v.get(4).copied().unwrap_or(1e-5),
     };
     let all = train::load(&root.join("model/labels")).expect("rows");
-    let (mut training, held) = train::split(&all);
+    let (mut training, mut held) = train::split(&all);
     // `TRAIN_ALSO=model/fresh,...`: rows of other sets fitted too (their held-out tools left
-    // out, their ids moved past the labelled set's), to measure what more labels would do.
+    // out, their ids moved past the labelled set's), to measure what more labels would do;
+    // `HELD_ALSO=1` measures those held-out tools' rows with the held-out ones.
     for (k, d) in std::env::var("TRAIN_ALSO").unwrap_or_default().split(',').filter(|d| !d.is_empty()).enumerate() {
         let rows = train::load(&root.join(d)).expect("rows");
+        if std::env::var_os("HELD_ALSO").is_some() {
+            held.extend(rows.iter().filter(|e| train::held_out(&e.tool)).cloned());
+        }
         training.extend(
             rows.into_iter()
                 .filter(|e| !train::held_out(&e.tool))
@@ -127,29 +133,48 @@ fn experiment(spec: &str, root: &Path) {
         .collect();
     let sets =
         [("held out", &held), ("training", &training)].into_iter().chain(also.iter().map(|(d, r)| (d.as_str(), r)));
+    // The bar `ledger propose` would find on a set's rows: just above the surest wrong denial (a
+    // command below level 3, not marked unsure, denied), as `scripts/builtin-bars.sh` records
+    // them. The held-out rows' is the one the catalog would ship, so every set is also shown at it.
+    let proposed = |rows: &[train::Example]| {
+        rows.iter()
+            .map(|e| train::predict(&w, e, t))
+            .zip(rows)
+            .filter(|(p, e)| e.level < 3 && !e.unsure && expected(p) >= DENY_AT)
+            .map(|(p, _)| certainty(&p) + 0.001)
+            .fold(0.0, f64::max)
+    };
+    let shipped = proposed(&held);
     for (what, rows) in sets {
         let predicted: Vec<(usize, [f64; LEVELS])> = rows.iter().map(|e| (e.level, train::predict(&w, e, t))).collect();
         let figures = |bar: f64| {
             let [fp, low, tp, top] = tally(predicted.iter().map(|(l, p)| (*l, p)), bar);
             format!("bar {bar:.2}: deny 0-1 {fp} ({:.1}%), catch 3 {tp} ({:.1}%)", pct(fp, low), pct(tp, top))
         };
-        // The bar `ledger propose` would find: just above the surest wrong denial (a command
-        // below level 3, not marked unsure, denied), as `scripts/builtin-bars.sh` records them.
-        let bar = rows
-            .iter()
-            .zip(&predicted)
-            .filter(|(e, (_, p))| e.level < 3 && !e.unsure && expected(p) >= DENY_AT)
-            .map(|(_, (_, p))| certainty(p) + 0.001)
-            .fold(0.0, f64::max);
+        // `BARROW=1`: the wrong denials that bar rests on, surest last.
+        if std::env::var_os("BARROW").is_some() {
+            let mut wrong: Vec<(f64, String)> = rows
+                .iter()
+                .zip(&predicted)
+                .filter(|(e, (_, p))| e.level < 3 && !e.unsure && expected(p) >= DENY_AT)
+                .map(|(e, (_, p))| (certainty(p), format!("{} {:.2} {}", e.level, expected(p), e.command)))
+                .collect();
+            wrong.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for (c, row) in wrong {
+                println!("  wrong denial at {c:.3}: {row}");
+            }
+        }
+        let bar = proposed(rows);
         println!(
-            "{what} (T {:.2} seen, {:.2} unseen, nll {:.3}): {} | {} | {} | proposed {}",
+            "{what} (T {:.2} seen, {:.2} unseen, nll {:.3}): {} | {} | {} | proposed {} | at held out's {}",
             t.seen,
             t.unseen,
             train::nll(&w, rows, t),
             figures(0.5),
             figures(0.7),
             figures(0.85),
-            figures(bar)
+            figures(bar),
+            figures(shipped)
         );
     }
 }
