@@ -2,7 +2,8 @@
 """Ask a decisions binary's hook about each labelled command of a directory (`model/fresh-6/`:
 `commands.jsonl` and `labels.jsonl`), as an agent's hook would, with `decisions hook test --json
 --provider builtin`, and print what it denied: level 0-1 commands denied, level 3 commands caught,
-mentions below level 3 denied, and the same for the commands no row of `model/labels/` has. Any
+mentions below level 3 denied, and the same for the commands no row trained on has (`model/labels/`
+and the sets `train::SETS` names, read from `crates/decisions/src/builtin/train.rs`). Any
 build's binary will do, so a set can be measured with the model of an earlier commit (its release
 binary) before anything is changed for it. With --show, each level 0-1 denial and each level 3
 let through is printed.
@@ -10,6 +11,7 @@ let through is printed.
     python3 scripts/builtin-hook-set.py BIN model/fresh-6 [--show]
 """
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,13 +23,20 @@ def rows(path):
     return [json.loads(line) for line in open(path) if line.strip()]
 
 
+def trained_dirs():
+    """`model/labels` and the sets by others `train::SETS` lists: every directory trained on."""
+    text = (ROOT / "crates/decisions/src/builtin/train.rs").read_text()
+    sets = re.search(r"pub const SETS: \[&str; \d+\] = \[(.*?)\];", text, re.S)
+    return ["model/labels"] + re.findall(r'"([^"]+)"', sets.group(1))
+
+
 def main():
     args = [a for a in sys.argv[1:] if a != "--show"]
     if len(args) != 2:
         sys.exit(__doc__)
     binary, directory = args
     labels = {r["id"]: r for r in rows(Path(directory) / "labels.jsonl")}
-    known = {r["command"] for r in rows(ROOT / "model/labels/commands.jsonl")}
+    known = {r["command"] for d in trained_dirs() for r in rows(ROOT / d / "commands.jsonl")}
     asked = []
     model = None
     for c in rows(Path(directory) / "commands.jsonl"):
@@ -47,7 +56,7 @@ def main():
                 f" ({100 * caught / max(1, len(top)):.1f}%); mentions denied {sum(a[1] for a in mentions)} of {len(mentions)}")
 
     print(f"{model}: {figures(asked)}")
-    print(f"  the commands no labelled row has: {figures([a for a in asked if not a[3]])}")
+    print(f"  the commands no row trained on has: {figures([a for a in asked if not a[3]])}")
     if "--show" in sys.argv:
         for level, denied, _, _, r, command in asked:
             if (level <= 1 and denied) or (level == 3 and not denied):

@@ -74,7 +74,7 @@ fn experiment(spec: &str, root: &Path) {
         generic: v.get(3).is_none_or(|g| *g != 0.0),
         l2_rules: v.get(4).copied().unwrap_or(1e-5),
     };
-    let all = train::load(&root.join("model/labels")).expect("rows");
+    let all = train::load_all(root).expect("rows");
     let (mut training, mut held) = train::split(&all);
     // `TRAIN_ALSO=model/fresh,...`: rows of other sets fitted too (their held-out tools left
     // out, their ids moved past the labelled set's), to measure what more labels would do;
@@ -84,11 +84,10 @@ fn experiment(spec: &str, root: &Path) {
         if std::env::var_os("HELD_ALSO").is_some() {
             held.extend(rows.iter().filter(|e| train::held_out(&e.tool)).cloned());
         }
-        training.extend(
-            rows.into_iter()
-                .filter(|e| !train::held_out(&e.tool))
-                .map(|e| train::example(1_000_000 * (k as u64 + 1) + e.id, e.command, e.tool, e.level, e.unsure)),
-        );
+        training.extend(rows.into_iter().filter(|e| !train::held_out(&e.tool)).map(|e| {
+            let id = (train::SETS.len() + k + 1) as u64 * train::SET_IDS + e.id;
+            train::example(id, e.command, e.tool, e.level, e.unsure)
+        }));
     }
     let t = train::fit_temperatures_with(&training, &params);
     let w = train::fit_with(&training, &params);
@@ -199,14 +198,11 @@ fn main() {
     println!("{} rows from {}", rows.len(), path.display());
     report(&rows);
     if path.is_dir() {
-        // The rows whose command no labelled row has: commands the model was never fitted on.
-        let known: std::collections::BTreeSet<String> = train::load(&root.join("model/labels"))
-            .expect("the labelled rows")
-            .into_iter()
-            .map(|e| e.command)
-            .collect();
+        // The rows whose command no row trained on has: commands the model was never fitted on.
+        let known: std::collections::BTreeSet<String> =
+            train::load_all(&root).expect("the rows trained on").into_iter().map(|e| e.command).collect();
         let new: Vec<Row> = rows.iter().filter(|r| !known.contains(&r.0)).cloned().collect();
-        println!("\n{} of them with a command no row of model/labels has", new.len());
+        println!("\n{} of them with a command no row trained on has", new.len());
         report(&new);
         // The level 3 rows let through, and how many of them are marked `unsure`: a command
         // whose code cannot be seen is spread on purpose (rule 11).
@@ -234,8 +230,8 @@ type Row = (String, usize, String, [f64; LEVELS]);
 
 /// The labelled commands of `path`, each with its level and kind: a directory of
 /// `commands.jsonl` and `labels.jsonl` as `model/labels/` holds them (`model/fresh/`), or a file
-/// of `{"id", "state": {"command"}, "label"}` lines, whose kinds are those of the rows of
-/// `model/labels/` with the same ids (`model/heldout.jsonl`).
+/// of `{"id", "state": {"command"}, "label", "kind"}` lines (`model/heldout.jsonl`; with no
+/// `kind`, that of the row of `model/labels/` with the same id).
 fn labelled(path: &Path, root: &Path) -> Vec<(String, usize, String)> {
     let kinds_of = |dir: &Path| -> std::collections::BTreeMap<u64, String> {
         std::fs::read_to_string(dir.join("commands.jsonl"))
@@ -258,7 +254,11 @@ fn labelled(path: &Path, root: &Path) -> Vec<(String, usize, String)> {
             let v: Value = serde_json::from_str(line).expect("a JSON line");
             let command = v["state"]["command"].as_str().unwrap_or_default().to_string();
             let label = v["label"].as_u64().unwrap_or(0) as usize;
-            let kind = v["id"].as_u64().and_then(|id| kinds.get(&id).cloned()).unwrap_or_default();
+            let kind = v["kind"]
+                .as_str()
+                .map(String::from)
+                .or_else(|| v["id"].as_u64().and_then(|id| kinds.get(&id).cloned()))
+                .unwrap_or_default();
             (command, label, kind)
         })
         .collect()

@@ -1,4 +1,5 @@
-//! Train the builtin model from `model/labels/` and write what the binary embeds:
+//! Train the builtin model from `model/labels/` and the sets by others it trains on
+//! (`train::SETS`) and write what the binary embeds:
 //! `crates/decisions/src/builtin/weights.bin` and `model.txt` (its name), and the held-out rows
 //! as `model/heldout.jsonl` (the input `decisions eval --provider builtin` reads). Deterministic:
 //! the same rows give the same bytes, which a test checks.
@@ -31,7 +32,7 @@ fn main() {
         eprintln!("run this again, with the lists built in, to train on them");
         std::process::exit(2);
     }
-    let t = train::train(&root.join("model/labels")).unwrap_or_else(|e| fail(&e));
+    let t = train::train(&root).unwrap_or_else(|e| fail(&e));
     let (shipped, heldout) = (train::name(&t.shipped), format!("{}-heldout", train::name(&t.heldout)));
     std::fs::write(out.join("weights.bin"), &t.shipped).expect("write weights.bin");
     std::fs::write(out.join("weights-heldout.bin"), &t.heldout).expect("write weights-heldout.bin");
@@ -41,7 +42,7 @@ fn main() {
         .iter()
         .map(|e| {
             let line = json!({"id": e.id, "state": {"command": e.command, "cwd": "/home/dev/project"}, "label": e.level,
-                "tool": e.tool, "unsure": e.unsure});
+                "tool": e.tool, "kind": e.kind, "unsure": e.unsure});
             format!("{line}\n")
         })
         .collect();

@@ -1,6 +1,7 @@
 //! Training the builtin model, deterministically: the same labelled rows give the same bytes.
 //!
-//! Rows come from `model/labels/` (`commands.jsonl` and the settled `labels.jsonl`), and the
+//! Rows come from `model/labels/` (`commands.jsonl` and the settled `labels.jsonl`) and from the
+//! sets others wrote and were labelled the same way that are trained on ([`SETS`]), and the
 //! program descriptions from `model/data/tldr-examples.jsonl` ([`super::dictionary`]). Whole
 //! tools are held out for evaluation: a fifth of them, by a hash of their name. Two models are
 //! fitted the same way: the held-out twin on the other tools' rows, which the held-out
@@ -41,6 +42,21 @@ pub struct Params {
 
 /// The parameters the shipped model is fitted with.
 pub const PARAMS: Params = Params { epochs: 600, step: 0.05, l2: 3e-4, generic: true, l2_rules: 1e-6 };
+/// The sets written by others, labelled by the same rules, that are trained on beside
+/// `model/labels/`; the k-th's row `id` is read as `k * 1,000,000 + id` (`model/fresh/`'s row 17
+/// is row 1000017). The later sets (`model/fresh-8/` on) and the long tail are never trained on:
+/// they measure.
+pub const SETS: [&str; 7] = [
+    "model/fresh",
+    "model/fresh-sessions",
+    "model/fresh-3",
+    "model/fresh-4",
+    "model/fresh-5",
+    "model/fresh-6",
+    "model/fresh-7",
+];
+/// How far apart the rows of the sets' ids are put.
+pub const SET_IDS: u64 = 1_000_000;
 /// The mass an `unsure` row puts on its own level.
 const UNSURE_MASS: f64 = 0.6;
 
@@ -53,6 +69,8 @@ pub struct Example {
     pub command: String,
     /// The tool its label turns on.
     pub tool: String,
+    /// Its kind (`plain`, `mention`, ...), as its writer gave it.
+    pub kind: String,
     /// The level.
     pub level: usize,
     /// Whether the labellers marked it unsure.
@@ -110,6 +128,7 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
         let id = c.get("id").and_then(Value::as_u64).ok_or_else(|| bad("no id"))?;
         let command = c.get("command").and_then(Value::as_str).ok_or_else(|| bad("no command"))?.to_string();
         let tool = c.get("tool").and_then(Value::as_str).unwrap_or_default().to_string();
+        let kind = c.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
         let label = by_id.get(&id).ok_or_else(|| bad("no label for this id in labels.jsonl"))?;
         let level = label
             .get("level")
@@ -117,9 +136,22 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
             .filter(|l| *l < LEVELS as u64)
             .ok_or_else(|| bad("its label has no level 0..3"))? as usize;
         let unsure = label.get("unsure").and_then(Value::as_bool).unwrap_or(false);
-        out.push(example(id, command, tool, level, unsure));
+        let mut e = example(id, command, tool, level, unsure);
+        e.kind = kind;
+        out.push(e);
     }
     Ok(out)
+}
+
+/// Every row trained on: `model/labels/` and the [`SETS`], under `root`, each set's ids moved
+/// past the others'.
+pub fn load_all(root: &Path) -> Result<Vec<Example>, DataError> {
+    let mut all = load(&root.join("model/labels"))?;
+    for (k, dir) in SETS.iter().enumerate() {
+        let rows = load(&root.join(dir)).map_err(|e| DataError { file: format!("{dir}/{}", e.file), ..e })?;
+        all.extend(rows.into_iter().map(|e| Example { id: (k as u64 + 1) * SET_IDS + e.id, ..e }));
+    }
+    Ok(all)
 }
 
 /// An example from a labelled command.
@@ -143,7 +175,20 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
     } else {
         target[level] = 1.0;
     }
-    Example { id, command, tool, level, unsure, calls, programs, generic, rules, elsewhere, target }
+    Example {
+        id,
+        command,
+        tool,
+        kind: String::new(),
+        level,
+        unsure,
+        calls,
+        programs,
+        generic,
+        rules,
+        elsewhere,
+        target,
+    }
 }
 
 /// Whether a tool's rows are held out for evaluation: a fifth of the tools, by name.
@@ -462,9 +507,9 @@ pub fn dictionary(data: &Path) -> Result<[(&'static str, String); 2], DataError>
     Ok([("tldr.txt", super::dictionary::build(&rows)), ("tldr-examples.txt", super::dictionary::build_examples(&rows))])
 }
 
-/// Train both models from the rows in `model/labels`.
-pub fn train(labels: &Path) -> Result<Trained, DataError> {
-    let all = load(labels)?;
+/// Train both models from every row trained on under `root` ([`load_all`]).
+pub fn train(root: &Path) -> Result<Trained, DataError> {
+    let all = load_all(root)?;
     let (training, held) = split(&all);
     // The two models are independent: fitted side by side, so no core waits on the other's
     // last fit. Each is the same bytes wherever it runs.
