@@ -277,6 +277,20 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
     assert!(shared.is_empty(), "features in a rule fact's bucket: {shared:?}");
 }
 
+/// Every row trained on keeps an id of its own (the folds are cut by it, and a held-out row is
+/// found by it), and says what kind of command it is (the held-out figures count mentions by it).
+#[test]
+fn every_row_trained_on_has_an_id_of_its_own_and_a_kind() {
+    let all = train::load_all(&root()).expect("rows trained on");
+    assert!(all.len() > train::SETS.len() * 200 + 4_000, "{} rows", all.len());
+    let ids: std::collections::BTreeSet<u64> = all.iter().map(|e| e.id).collect();
+    assert_eq!(ids.len(), all.len(), "two rows trained on share an id");
+    // `model/fresh-5/` names kinds of its own (`runner`, `container`, ...); a `mention` is a
+    // `mention` everywhere.
+    let none: Vec<u64> = all.iter().filter(|e| e.kind.is_empty()).map(|e| e.id).collect();
+    assert!(none.is_empty(), "rows with no kind: {none:?}");
+}
+
 /// `model/fresh-8/`, `model/fresh-9/` and `model/fresh-10/` measure commands of programs the model
 /// has never seen: a row trained on (`model/labels/` or a set of [`train::SETS`]) of one of their
 /// other programs would make their figures stale (the programs listed were labelled before the

@@ -114,7 +114,11 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
             .map(|(i, l)| {
-                serde_json::from_str(l).map_err(|e| DataError { file: name.into(), line: i + 1, what: e.to_string() })
+                serde_json::from_str(l).map_err(|e| DataError {
+                    file: path.display().to_string(),
+                    line: i + 1,
+                    what: e.to_string(),
+                })
             })
             .collect()
     };
@@ -124,7 +128,11 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
         labels.iter().filter_map(|l| Some((l.get("id")?.as_u64()?, l))).collect();
     let mut out = Vec::with_capacity(commands.len());
     for (i, c) in commands.iter().enumerate() {
-        let bad = |what: &str| DataError { file: "commands.jsonl".into(), line: i + 1, what: what.into() };
+        let bad = |what: &str| DataError {
+            file: dir.join("commands.jsonl").display().to_string(),
+            line: i + 1,
+            what: what.into(),
+        };
         let id = c.get("id").and_then(Value::as_u64).ok_or_else(|| bad("no id"))?;
         let command = c.get("command").and_then(Value::as_str).ok_or_else(|| bad("no command"))?.to_string();
         let tool = c.get("tool").and_then(Value::as_str).unwrap_or_default().to_string();
@@ -136,9 +144,7 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
             .filter(|l| *l < LEVELS as u64)
             .ok_or_else(|| bad("its label has no level 0..3"))? as usize;
         let unsure = label.get("unsure").and_then(Value::as_bool).unwrap_or(false);
-        let mut e = example(id, command, tool, level, unsure);
-        e.kind = kind;
-        out.push(e);
+        out.push(Example { kind, ..example(id, command, tool, level, unsure) });
     }
     Ok(out)
 }
@@ -148,8 +154,7 @@ pub fn load(dir: &Path) -> Result<Vec<Example>, DataError> {
 pub fn load_all(root: &Path) -> Result<Vec<Example>, DataError> {
     let mut all = load(&root.join("model/labels"))?;
     for (k, dir) in SETS.iter().enumerate() {
-        let rows = load(&root.join(dir)).map_err(|e| DataError { file: format!("{dir}/{}", e.file), ..e })?;
-        all.extend(rows.into_iter().map(|e| Example { id: (k as u64 + 1) * SET_IDS + e.id, ..e }));
+        all.extend(load(&root.join(dir))?.into_iter().map(|e| Example { id: (k as u64 + 1) * SET_IDS + e.id, ..e }));
     }
     Ok(all)
 }
