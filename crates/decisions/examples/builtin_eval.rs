@@ -84,10 +84,10 @@ fn experiment(spec: &str, root: &Path) {
         if std::env::var_os("HELD_ALSO").is_some() {
             held.extend(rows.iter().filter(|e| train::held_out(&e.tool)).cloned());
         }
-        training.extend(rows.into_iter().filter(|e| !train::held_out(&e.tool)).map(|e| {
-            let id = (train::SETS.len() + k + 1) as u64 * train::SET_IDS + e.id;
-            train::example(id, e.command, e.tool, e.level, e.unsure)
-        }));
+        let moved = (train::SETS.len() + k + 1) as u64 * train::SET_IDS;
+        training.extend(
+            rows.into_iter().filter(|e| !train::held_out(&e.tool)).map(|e| train::Example { id: moved + e.id, ..e }),
+        );
     }
     let t = train::fit_temperatures_with(&training, &params);
     let w = train::fit_with(&training, &params);
@@ -132,38 +132,39 @@ fn experiment(spec: &str, root: &Path) {
         .collect();
     let sets =
         [("held out", &held), ("training", &training)].into_iter().chain(also.iter().map(|(d, r)| (d.as_str(), r)));
-    // The bar `ledger propose` would find on a set's rows: just above the surest wrong denial (a
-    // command below level 3, not marked unsure, denied), as `scripts/builtin-bars.sh` records
-    // them. The held-out rows' is the one the catalog would ship, so every set is also shown at it.
-    let proposed = |rows: &[train::Example]| {
-        rows.iter()
-            .map(|e| train::predict(&w, e, t))
-            .zip(rows)
-            .filter(|(p, e)| e.level < 3 && !e.unsure && expected(p) >= DENY_AT)
-            .map(|(p, _)| certainty(&p) + 0.001)
-            .fold(0.0, f64::max)
-    };
-    let shipped = proposed(&held);
-    for (what, rows) in sets {
-        let predicted: Vec<(usize, [f64; LEVELS])> = rows.iter().map(|e| (e.level, train::predict(&w, e, t))).collect();
+    // Each set's answers, and its wrong denials (a command below level 3, not marked unsure,
+    // denied), surest last: the bar `ledger propose` would find is just above the surest, as
+    // `scripts/builtin-bars.sh` records them. The held-out rows' bar is the one the catalog
+    // would ship, so every set is also shown at it.
+    type Wrong<'a> = Vec<(f64, &'a train::Example, [f64; LEVELS])>;
+    type Answered<'a> = (&'a str, &'a [train::Example], Vec<[f64; LEVELS]>, Wrong<'a>);
+    let answered: Vec<Answered> = sets
+        .map(|(what, rows)| {
+            let predicted: Vec<[f64; LEVELS]> = rows.iter().map(|e| train::predict(&w, e, t)).collect();
+            let mut wrong: Wrong = rows
+                .iter()
+                .zip(&predicted)
+                .filter(|(e, p)| e.level < 3 && !e.unsure && expected(p) >= DENY_AT)
+                .map(|(e, p)| (certainty(p), e, *p))
+                .collect();
+            wrong.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (what, rows.as_slice(), predicted, wrong)
+        })
+        .collect();
+    let proposed = |wrong: &Wrong| wrong.last().map_or(0.0, |(c, _, _)| c + 0.001);
+    let shipped = proposed(&answered[0].3);
+    for (what, rows, predicted, wrong) in &answered {
         let figures = |bar: f64| {
-            let [fp, low, tp, top] = tally(predicted.iter().map(|(l, p)| (*l, p)), bar);
+            let [fp, low, tp, top] = tally(rows.iter().map(|e| e.level).zip(predicted), bar);
             format!("bar {bar:.2}: deny 0-1 {fp} ({:.1}%), catch 3 {tp} ({:.1}%)", pct(fp, low), pct(tp, top))
         };
         // `BARROW=1`: the wrong denials that bar rests on, surest last.
         if std::env::var_os("BARROW").is_some() {
-            let mut wrong: Vec<(f64, String)> = rows
-                .iter()
-                .zip(&predicted)
-                .filter(|(e, (_, p))| e.level < 3 && !e.unsure && expected(p) >= DENY_AT)
-                .map(|(e, (_, p))| (certainty(p), format!("{} {:.2} {}", e.level, expected(p), e.command)))
-                .collect();
-            wrong.sort_by(|a, b| a.0.total_cmp(&b.0));
-            for (c, row) in wrong {
-                println!("  wrong denial at {c:.3}: {row}");
+            for (c, e, p) in wrong {
+                println!("  wrong denial at {c:.3}: {} {:.2} {}", e.level, expected(p), e.command);
             }
         }
-        let bar = proposed(rows);
+        let bar = proposed(wrong);
         println!(
             "{what} (T {:.2} seen, {:.2} unseen, nll {:.3}): {} | {} | {} | proposed {} | at held out's {}",
             t.seen,

@@ -240,15 +240,8 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
     use decisions::builtin::{features, shell};
     let mut facts: std::collections::BTreeMap<usize, String> = Default::default();
     let mut others = std::collections::BTreeSet::new();
-    for dir in [
-        "model/labels",
-        "model/fresh",
-        "model/fresh-sessions",
-        "model/fresh-3",
-        "model/fresh-4",
-        "model/fresh-5",
-        "model/fresh-6",
-        "model/fresh-7",
+    // Every row trained on, and every set that measures.
+    let measures = [
         "model/fresh-8",
         "model/fresh-9",
         "model/fresh-10",
@@ -258,8 +251,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-14",
         "model/fresh-15",
         "model/unseen-tldr",
-    ] {
-        for e in train::load(&root().join(dir)).expect("rows") {
+    ];
+    let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
+    for rows in std::iter::once(train::load_all(&root()).expect("rows trained on")).chain(sets) {
+        for e in rows {
             for call in &shell::analyse(&e.command).calls {
                 for f in features::of(call) {
                     let b = features::bucket(&f);
