@@ -18,7 +18,8 @@
 //! wrong denials each set's bar rests on, `TRAIN_ALSO=model/fresh,...` fits those sets' rows
 //! too, less their held-out programs', and `HELD_ALSO=1` adds those to the held-out rows);
 //! `TEMPS=SEEN,UNSEEN` asks the model with those temperatures instead of its own (to see how far
-//! sharper or flatter answers would move the figures; the shipped ones are fitted, not chosen).
+//! sharper or flatter answers would move the figures; the shipped ones are fitted, not chosen),
+//! and `SHIFT=L0,L1,L2,L3` with that shift of an unseen program's logits.
 
 use std::path::Path;
 
@@ -335,6 +336,10 @@ fn asked() -> decisions::builtin::Model<'static> {
     if let Ok(t) = std::env::var("TEMPS") {
         let v: Vec<f64> = t.split(',').map(|x| x.parse().expect("a number")).collect();
         m.temperatures = decisions::builtin::Temperatures { seen: v[0], unseen: v[1], shift: m.temperatures.shift };
+    }
+    if let Ok(t) = std::env::var("SHIFT") {
+        let v: Vec<f64> = t.split(',').map(|x| x.parse().expect("a number")).collect();
+        m.temperatures.shift = std::array::from_fn(|k| v[k]);
     }
     m
 }
