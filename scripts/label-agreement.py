@@ -13,12 +13,12 @@ from pathlib import Path
 MODEL = Path(__file__).resolve().parent.parent / "model"
 LABELS = MODEL / "labels"
 BATCHES = [("labels", first, second) for first, second in
-           [("a", "b"), ("2a", "2b"), ("3a", "3b"), ("4a", "4b"), ("5a", "5b"), ("6a", "6b"), ("7a", "7b"), ("8a", "8b"), ("9a", "9b"), ("10a", "10b")]]
+           [("a", "b"), ("2a", "2b"), ("3a", "3b"), ("4a", "4b"), ("5a", "5b"), ("6a", "6b"), ("7a", "7b"), ("8a", "8b"), ("9a", "9b"), ("10a", "10b"), ("11a", "11b")]]
 # Sets labelled twice, then sets labelled three times (each pair of labellers compared).
 BATCHES += [(where, "a", "b") for where in
             ["fresh", "fresh-sessions", "unseen-tldr", "fresh-3", "fresh-4", "fresh-5", "fresh-6", "fresh-7",
              "fresh-8", "fresh-9", "fresh-10"]]
-BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-13", "fresh-14", "fresh-15"]
+BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-13", "fresh-14", "fresh-15", "fresh-16"]
             for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 

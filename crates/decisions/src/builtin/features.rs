@@ -799,12 +799,17 @@ fn facts(
         } else {
             text.clone()
         };
+        // The server is another machine: a host named (`-h db.example.com`, `--host=...`), a
+        // connection URI's (`postgresql://app@db.example.com/shop`, `mongodb://mongo-a:27017`),
+        // or `--remote`.
+        let elsewhere = |h: &str| !h.is_empty() && !matches!(h, "localhost" | "127.0.0.1" | "::1" | "[::1]");
         let remote_db = args
             .iter()
             .position(|a| a == "-h" || a == "--host")
             .and_then(|i| args.get(i + 1))
-            .is_some_and(|h| h != "localhost" && h != "127.0.0.1")
-            || args.iter().any(|a| a == "--remote");
+            .is_some_and(|h| elsewhere(h))
+            || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
+            || args.iter().filter_map(|a| DB_URI.captures(a)).any(|c| elsewhere(&c[1]));
         let destroys = [
             "drop ",
             "drop(",
@@ -823,9 +828,28 @@ fn facts(
         ]
         .iter()
         .any(|w| text.contains(w));
-        let reads = ["select ", "show ", "describe", "explain", "\\d", "keys ", "get ", "find(", "count"]
-            .iter()
-            .any(|w| text.contains(w));
+        // A statement that changes the server without destroying rows: schema, grants, upkeep,
+        // replication and the admin functions (`CREATE INDEX`, `VACUUM`, `SELECT
+        // pg_terminate_backend(...)`, `CONFIG SET`), 2 on a database here and 3 on a server
+        // elsewhere (settled points 5 and 14).
+        // Redis's writes go by its command's name (`SET`, `HSET`, `EXPIRE`): the first word that
+        // is no option and no option's value (`-h HOST`, `-n 2`).
+        let redis_write = matches!(tool, "redis-cli" | "valkey-cli")
+            && args
+                .iter()
+                .enumerate()
+                .find(|(i, a)| {
+                    let value = i.checked_sub(1).is_some_and(|b| {
+                        matches!(
+                            args[b].as_str(),
+                            "-h" | "-p" | "-n" | "-a" | "-u" | "-s" | "-r" | "-i" | "--user" | "--pass"
+                        )
+                    });
+                    !a.starts_with('-') && !value
+                })
+                .is_some_and(|(_, c)| REDIS_WRITES.contains(&c.to_ascii_lowercase().as_str()));
+        let changes = redis_write || DB_CHANGE.is_match(&EXPLAIN_ANALYZE.replace_all(&text, "explain"));
+        let reads = DB_READ.is_match(&text);
         // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
         let explained = text.contains("explain ") && !text.contains("analyze");
         // A client with no statement to run, no script and nothing fed to it opens a session.
@@ -836,10 +860,12 @@ fn facts(
             && !call.reads_script;
         if explained || rolls_back(call, tool) {
             out.push("db_read");
-        } else if session && !destroys && !reads {
+        } else if session && !destroys && !changes && !reads {
             out.push("db_session");
         } else if destroys {
             out.push(if remote_db { "db_destroy_remote" } else { "db_destroy" });
+        } else if changes {
+            out.push(if remote_db { "db_change_remote" } else { "db_change" });
         } else if reads {
             out.push("db_read");
         }
@@ -895,6 +921,40 @@ fn own_args(call: &Call, tool: &str) -> usize {
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?is)^\s*(?:select\s|with\s+\w+\s+as\s|show\s|describe\s|explain\s|drop\s+(?:table|database|schema|index|view|user|role|keyspace|collection)\b|delete\s+from\s|truncate\s|update\s+\S+\s+set\s|alter\s+(?:table|database|schema|user)\s|insert\s+(?:into|overwrite)\s|merge\s+into\s|create\s+(?:or\s+replace\s+)?(?:table|database|schema|index|view)\s|grant\s|revoke\s)",
+    )
+    .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+});
+
+/// What a statement to a database reads with, as whole words: `count(*)`, not `account_id`.
+static DB_READ: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(?:select|show|describe|explain|keys|get|count|countdocuments)\b|\\d|\bfind\(")
+        .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+});
+
+/// What a statement to a database changes it with, short of destroying rows, as whole words.
+static DB_CHANGE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"\b(?:create|grant|revoke|vacuum|reindex|cluster|checkpoint|analyze|refresh|comment\s+on|copy\s+\S+\s+from|call|lock|rename|optimize|flush|kill|pause|resume|reload|stop\s+(?:replica|slave)|start\s+(?:replica|slave)|change\s+(?:master|replication)|reset\s+(?:replica|slave|master)|config\s+set|load\s+data|pg_terminate_backend|pg_cancel_backend|pg_drop_replication_slot|pg_reload_conf|pg_promote|setval|createindex|createcollection|dropindex|createuser|renamecollection)\b",
+    )
+    .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+});
+
+/// Redis commands that write a key, by name: not `DEL`, `FLUSHALL` and `FLUSHDB`, which destroy.
+const REDIS_WRITES: [&str; 26] = [
+    "set", "setex", "psetex", "setnx", "mset", "msetnx", "append", "incr", "incrby", "decr", "decrby", "hset", "hmset",
+    "hdel", "lpush", "rpush", "lpop", "rpop", "lrem", "sadd", "srem", "zadd", "zrem", "xadd", "expire", "rename",
+];
+
+/// `EXPLAIN ANALYZE` (`EXPLAIN (ANALYZE, BUFFERS)`): it runs the statement it plans, which says
+/// what it changes; its `ANALYZE` changes nothing.
+static EXPLAIN_ANALYZE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"explain\s*\(?\s*analyze").unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+});
+
+/// A database connection URI and its host: `postgresql://app@db.example.com:5432/shop`.
+static DB_URI: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)^(?:postgres|postgresql|mysql|mariadb|mongodb|mongodb\+srv|redis|rediss|clickhouse|jdbc:[a-z]+)://(?:[^@/]*@)?(\[[^\]]*\]|[^:/?,]*)",
     )
     .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
 });
@@ -1379,6 +1439,33 @@ mod tests {
         assert!(has("aws rds-data execute-statement --resource-arn arn --sql 'TRUNCATE events'", "db_destroy"));
         assert!(has("wrangler d1 execute prod-db --remote --command 'DELETE FROM sessions'", "db_destroy_remote"));
         assert!(has("trino --execute 'SELECT count(*) FROM orders'", "db_read"));
+        // A statement that changes the server short of destroying rows (settled points 5 and
+        // 14), whatever words its names hold (`account_id` is no `count`); on a server elsewhere,
+        // named by a host or a connection URI, it is that server's change.
+        for (c, fact) in [
+            ("psql -d app_dev -c 'CREATE INDEX CONCURRENTLY idx_users_email ON users(email)'", "db_change"),
+            ("psql -h localhost -d app -c 'CREATE TABLE t (id int)'", "db_change"),
+            ("psql -h db.example.com -d app -c \"CREATE INDEX idx ON events (account_id);\"", "db_change_remote"),
+            ("psql \"postgresql://app@db.example.com:5432/shop\" -c 'VACUUM ANALYZE'", "db_change_remote"),
+            (
+                "psql -h db.example.com -c \"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle'\"",
+                "db_change_remote",
+            ),
+            ("redis-cli -h cache-01.internal CONFIG SET maxmemory-policy allkeys-lru", "db_change_remote"),
+            ("redis-cli -h cache-01.internal -n 2 HSET feature:flags checkout on", "db_change_remote"),
+            ("redis-cli EXPIRE session:42 60", "db_change"),
+            (
+                "mongosh \"mongodb://mongo-a.internal:27017/orders\" --eval 'db.orders.createIndex({a: 1})'",
+                "db_change_remote",
+            ),
+            ("mysql -h db.example.com -e 'STOP REPLICA; RESET REPLICA ALL;'", "db_change_remote"),
+            ("psql -d app -c 'SELECT id FROM users WHERE account_id = 1'", "db_read"),
+            ("psql app_dev -c 'EXPLAIN ANALYZE SELECT * FROM orders WHERE user_id = 3'", "db_read"),
+            ("psql app_dev -c 'EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM orders'", "db_read"),
+            ("psql -h db.example.com -c \"DELETE FROM sessions WHERE created_at < now()\"", "db_destroy_remote"),
+        ] {
+            assert!(has(c, fact), "{c}: {:?}", facts_of(c));
+        }
         for data in [
             "git commit -m 'DROP TABLE users'",
             "gh issue create --title 'DELETE FROM users' --body x",
