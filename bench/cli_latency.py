@@ -3,7 +3,8 @@
 loopback System One stub, side by side with one `curl` of the same request to the same stub,
 plus the no-provider path, `decisions hook claude-code` on its silent path (a project with
 no permission.json), deciding against the same stub, and deciding with the model inside the
-binary (`builtin`: no stub, no network, the model read in place), and `decisions route` deciding a plan
+binary (`builtin`: no stub, no network, the model read in place), on `rm -rf build/` and on an SQL
+statement handed to `psql` (the path that reads statements), and `decisions route` deciding a plan
 item against it (evidence gathered from a small repository, one request for three questions). Runs are interleaved, in a fresh order each round, so machine noise hits all alike; the figure
 that matters is the ratio of medians.
 
@@ -193,6 +194,12 @@ def main():
             json.dumps({"version": "decisions/1.0", "provider": "builtin", "providers": {}}))
         hook_builtin_input = work / "hook-builtin.json"
         hook_builtin_input.write_text(hook_input.read_text().replace(json.dumps(str(bare)), json.dumps(str(inside))))
+        # A statement handed to a database client: the path that reads SQL (a read, so builtin
+        # stays out of the way).
+        hook_sql_input = work / "hook-sql.json"
+        hook_sql_input.write_text(hook_builtin_input.read_text().replace(
+            json.dumps("rm -rf build/"),
+            json.dumps('psql -h db.example.com -d app -c "SELECT count(*) FROM accounts WHERE deleted_at IS NULL"')))
         hook = [decisions, "hook", "claude-code"]
         _, out = timed(hook, env, silent, hook_silent_input)
         assert out == b"", out
@@ -200,6 +207,8 @@ def main():
         assert out == b"", out  # score 1.15: the hook stays out of the way
         _, out = timed(hook, env, inside, hook_builtin_input)
         assert out == b"", out  # rm -rf build/ is level 2: builtin stays out of the way
+        _, out = timed(hook, env, inside, hook_sql_input)
+        assert out == b"", out  # a read on a server
 
         # name -> (command, working directory, stdin)
         runs = {"decisions ask (stub)": (ask, project, None), "curl (stub)": (curl, project, None),
@@ -207,12 +216,14 @@ def main():
                 "hook, silent (no permission.json)": (hook, silent, hook_silent_input),
                 "hook, decision (stub)": (hook, project, hook_stub_input),
                 "hook, decision (builtin)": (hook, inside, hook_builtin_input),
+                "hook, decision (builtin, SQL)": (hook, inside, hook_sql_input),
                 "decisions route (stub)": (route, project, None),
                 "true": ([shutil.which("true")], bare, None)}
         if args.baseline:
             other = [baseline] + hook[1:]
             runs["baseline hook, silent"] = (other, silent, hook_silent_input)
             runs["baseline hook, decision (builtin)"] = (other, inside, hook_builtin_input)
+            runs["baseline hook, decision (builtin, SQL)"] = (other, inside, hook_sql_input)
         if dynamic:
             runs["ask (no provider), dynamic link"] = ([str(dynamic)] + ask[1:], bare, None)
             _, out = timed(runs["ask (no provider), dynamic link"][0], env, bare)
@@ -244,10 +255,15 @@ def main():
         b = result["hook, decision (builtin)"]["median_ms"]
         print(f"hook with builtin / hook silent (median): {b / result['hook, silent (no permission.json)']['median_ms']:.3f}"
               f"  (target <= 1.5)")
+        q = result["hook, decision (builtin, SQL)"]["median_ms"]
+        print(f"hook with builtin on an SQL statement / hook silent (median): "
+              f"{q / result['hook, silent (no permission.json)']['median_ms']:.3f}  (target <= 1.5)")
         if args.baseline:
             bs, bb = (result[f"baseline hook, {k}"]["median_ms"] for k in ("silent", "decision (builtin)"))
             print(f"baseline {args.baseline}: hook with builtin / hook silent (median): {bb / bs:.3f};"
                   f" this build's builtin hook / the baseline's: {b / bb:.3f}")
+            bq = result["baseline hook, decision (builtin, SQL)"]["median_ms"]
+            print(f"baseline: hook with builtin on an SQL statement / hook silent (median): {bq / bs:.3f}")
         r = result["decisions route (stub)"]["median_ms"]
         print(f"route / curl (median): {r / result['curl (stub)']['median_ms']:.3f}")
     finally:

@@ -809,25 +809,10 @@ fn facts(
             .and_then(|i| args.get(i + 1))
             .is_some_and(|h| elsewhere(h))
             || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
-            || args.iter().filter_map(|a| DB_URI.captures(a)).any(|c| elsewhere(&c[1]));
-        let destroys = [
-            "drop ",
-            "drop(",
-            "delete",
-            "truncate",
-            "flushall",
-            "flushdb",
-            "dropdatabase",
-            "update",
-            "alter ",
-            "insert",
-            "remove(",
-            "replace",
-            "shutdown",
-            "del ",
-        ]
-        .iter()
-        .any(|w| text.contains(w));
+            || args.iter().filter_map(|a| uri_host(a)).any(elsewhere);
+        // Its words, whole: `deleted_at` deletes nothing, nor `updated_at` updates.
+        let words = statement_words(&text);
+        let destroys = words.iter().any(|w| DB_DESTROYS.contains(w));
         // A statement that changes the server without destroying rows: schema, grants, upkeep,
         // replication and the admin functions (`CREATE INDEX`, `VACUUM`, `SELECT
         // pg_terminate_backend(...)`, `CONFIG SET`), 2 on a database here and 3 on a server
@@ -848,8 +833,8 @@ fn facts(
                     !a.starts_with('-') && !value
                 })
                 .is_some_and(|(_, c)| REDIS_WRITES.contains(&c.to_ascii_lowercase().as_str()));
-        let changes = redis_write || DB_CHANGE.is_match(&EXPLAIN_ANALYZE.replace_all(&text, "explain"));
-        let reads = DB_READ.is_match(&text);
+        let changes = redis_write || changes_database(&words);
+        let reads = words.iter().any(|w| DB_READS.contains(w)) || text.contains("\\d") || text.contains("find(");
         // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
         let explained = text.contains("explain ") && !text.contains("analyze");
         // A client with no statement to run, no script and nothing fed to it opens a session.
@@ -925,19 +910,84 @@ static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
     .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
 });
 
+/// What a statement to a database destroys or overwrites rows with, as whole words: SQL's,
+/// MongoDB's methods (`deleteMany`), Redis's commands.
+const DB_DESTROYS: [&str; 27] = [
+    "drop",
+    "delete",
+    "truncate",
+    "update",
+    "alter",
+    "insert",
+    "replace",
+    "merge",
+    "upsert",
+    "shutdown",
+    "dropdatabase",
+    "remove",
+    "deleteone",
+    "deletemany",
+    "updateone",
+    "updatemany",
+    "insertone",
+    "insertmany",
+    "replaceone",
+    "findoneanddelete",
+    "findoneandupdate",
+    "findoneandreplace",
+    "bulkwrite",
+    "flushall",
+    "flushdb",
+    "del",
+    "unlink",
+];
+
 /// What a statement to a database reads with, as whole words: `count(*)`, not `account_id`.
-static DB_READ: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"\b(?:select|show|describe|explain|keys|get|count|countdocuments)\b|\\d|\bfind\(")
-        .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
-});
+const DB_READS: [&str; 8] = ["select", "show", "describe", "explain", "keys", "get", "count", "countdocuments"];
 
 /// What a statement to a database changes it with, short of destroying rows, as whole words.
-static DB_CHANGE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"\b(?:create|grant|revoke|vacuum|reindex|cluster|checkpoint|analyze|refresh|comment\s+on|copy\s+\S+\s+from|call|lock|rename|optimize|flush|kill|pause|resume|reload|stop\s+(?:replica|slave)|start\s+(?:replica|slave)|change\s+(?:master|replication)|reset\s+(?:replica|slave|master)|config\s+set|load\s+data|pg_terminate_backend|pg_cancel_backend|pg_drop_replication_slot|pg_reload_conf|pg_promote|setval|createindex|createcollection|dropindex|createuser|renamecollection)\b",
-    )
-    .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
-});
+const DB_CHANGES: [&str; 29] = [
+    "create",
+    "grant",
+    "revoke",
+    "vacuum",
+    "reindex",
+    "cluster",
+    "checkpoint",
+    "analyze",
+    "refresh",
+    "call",
+    "lock",
+    "rename",
+    "optimize",
+    "flush",
+    "kill",
+    "pause",
+    "resume",
+    "reload",
+    "pg_terminate_backend",
+    "pg_cancel_backend",
+    "pg_drop_replication_slot",
+    "pg_reload_conf",
+    "pg_promote",
+    "setval",
+    "createindex",
+    "createcollection",
+    "dropindex",
+    "createuser",
+    "renamecollection",
+];
+
+/// Two words that change a database together (`STOP REPLICA`, `CONFIG SET`, `LOAD DATA`).
+const DB_CHANGE_PAIRS: [(&str, &[&str]); 7] = [
+    ("comment", &["on"]),
+    ("stop", &["replica", "slave"]),
+    ("start", &["replica", "slave"]),
+    ("change", &["master", "replication"]),
+    ("reset", &["replica", "slave", "master"]),
+    ("config", &["set"]),
+    ("load", &["data"]),
+];
 
 /// Redis commands that write a key, by name: not `DEL`, `FLUSHALL` and `FLUSHDB`, which destroy.
 const REDIS_WRITES: [&str; 26] = [
@@ -945,19 +995,40 @@ const REDIS_WRITES: [&str; 26] = [
     "hdel", "lpush", "rpush", "lpop", "rpop", "lrem", "sadd", "srem", "zadd", "zrem", "xadd", "expire", "rename",
 ];
 
-/// `EXPLAIN ANALYZE` (`EXPLAIN (ANALYZE, BUFFERS)`): it runs the statement it plans, which says
-/// what it changes; its `ANALYZE` changes nothing.
-static EXPLAIN_ANALYZE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"explain\s*\(?\s*analyze").unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
-});
+/// The words of a statement (lower case), as a database splits them: `account_id` is one.
+fn statement_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect()
+}
 
-/// A database connection URI and its host: `postgresql://app@db.example.com:5432/shop`.
-static DB_URI: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)^(?:postgres|postgresql|mysql|mariadb|mongodb|mongodb\+srv|redis|rediss|clickhouse|jdbc:[a-z]+)://(?:[^@/]*@)?(\[[^\]]*\]|[^:/?,]*)",
-    )
-    .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
-});
+/// Whether a statement's words change the database short of destroying rows. `EXPLAIN ANALYZE`
+/// runs the statement it plans, which says what it changes; its own `ANALYZE` changes nothing.
+/// `COPY t FROM` loads rows; `COPY (SELECT ...) TO` only reads them.
+fn changes_database(words: &[&str]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        let after_explain = i.checked_sub(1).is_some_and(|p| words[p] == "explain");
+        (DB_CHANGES.contains(w) && !(*w == "analyze" && after_explain))
+            || DB_CHANGE_PAIRS.iter().any(|(first, then)| w == first && then.contains(&next))
+            || *w == "copy"
+                && next != "select"
+                && words[i + 1..].iter().take(8).take_while(|x| **x != "to").any(|x| *x == "from")
+    })
+}
+
+/// The host of a database connection URI (`postgresql://app@db.example.com:5432/shop` names
+/// `db.example.com`); none for any other argument.
+fn uri_host(a: &str) -> Option<&str> {
+    let (scheme, rest) = a.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let known =
+        ["postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongodb+srv", "redis", "rediss", "clickhouse"];
+    if !known.contains(&scheme.strip_prefix("jdbc:").unwrap_or(&scheme)) {
+        return None;
+    }
+    let authority = rest.split(['/', '?']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host.starts_with('[') { host.split_inclusive(']').next() } else { host.split([':', ',']).next() }
+}
 
 /// Database clients whose statements are SQL, with SQL's comments.
 const SQL_CLIENTS: [&str; 9] =
@@ -1460,9 +1531,21 @@ mod tests {
             ),
             ("mysql -h db.example.com -e 'STOP REPLICA; RESET REPLICA ALL;'", "db_change_remote"),
             ("psql -d app -c 'SELECT id FROM users WHERE account_id = 1'", "db_read"),
+            (
+                "psql -h db.example.com -d app -c \"SELECT count(*) FROM accounts WHERE deleted_at IS NULL AND updated_at > now()\"",
+                "db_read",
+            ),
+            ("mongosh app --eval 'db.sessions.deleteMany({})'", "db_destroy"),
             ("psql app_dev -c 'EXPLAIN ANALYZE SELECT * FROM orders WHERE user_id = 3'", "db_read"),
             ("psql app_dev -c 'EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM orders'", "db_read"),
             ("psql -h db.example.com -c \"DELETE FROM sessions WHERE created_at < now()\"", "db_destroy_remote"),
+            (
+                "psql -h db.example.com -d app -c \"COPY events (id, at) FROM '/tmp/events.csv' CSV\"",
+                "db_change_remote",
+            ),
+            ("psql -d app -c \"\\copy (SELECT * FROM orders) TO 'orders.csv' CSV\"", "db_read"),
+            ("psql 'postgres://app@[::1]:5432/app' -c 'CREATE TABLE t (id int)'", "db_change"),
+            ("psql --host=db.example.com -c 'GRANT SELECT ON ALL TABLES IN SCHEMA public TO ro'", "db_change_remote"),
         ] {
             assert!(has(c, fact), "{c}: {:?}", facts_of(c));
         }
