@@ -810,9 +810,20 @@ fn facts(
             .is_some_and(|h| elsewhere(h))
             || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
             || args.iter().filter_map(|a| uri_host(a)).any(elsewhere);
-        // Its words, whole: `deleted_at` deletes nothing, nor `updated_at` updates.
+        // Its words, whole: `deleted_at` deletes nothing, nor `updated_at` updates, nor SQL's
+        // functions of those names (`replace(email, ...)`, MySQL's `truncate(price, 2)`); a
+        // method is a call (`db.users.drop()`).
         let words = statement_words(&text);
-        let destroys = words.iter().any(|w| DB_DESTROYS.contains(w));
+        let destroys = DB_DESTROYS.iter().any(|d| {
+            text.match_indices(d).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + d.len()..].trim_start().chars().next();
+                let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+                let whole = !before.is_some_and(word_char) && !text[at + d.len()..].starts_with(word_char);
+                let function = after == Some('(') && before != Some('.');
+                whole && !function
+            })
+        });
         // A statement that changes the server without destroying rows: schema, grants, upkeep,
         // replication and the admin functions (`CREATE INDEX`, `VACUUM`, `SELECT
         // pg_terminate_backend(...)`, `CONFIG SET`), 2 on a database here and 3 on a server
@@ -1536,6 +1547,13 @@ mod tests {
                 "db_read",
             ),
             ("mongosh app --eval 'db.sessions.deleteMany({})'", "db_destroy"),
+            ("mongosh app --eval 'db.import_staging.drop()'", "db_destroy"),
+            (
+                "mysql -h db.example.com -e \"SELECT replace(email, '@', ' at '), truncate(price, 2) FROM users\"",
+                "db_read",
+            ),
+            ("mysql -h db.example.com -e \"REPLACE INTO settings (k, v) VALUES ('a', 'b')\"", "db_destroy_remote"),
+            ("psql -h db.example.com -c 'TRUNCATE TABLE sessions'", "db_destroy_remote"),
             ("psql app_dev -c 'EXPLAIN ANALYZE SELECT * FROM orders WHERE user_id = 3'", "db_read"),
             ("psql app_dev -c 'EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM orders'", "db_read"),
             ("psql -h db.example.com -c \"DELETE FROM sessions WHERE created_at < now()\"", "db_destroy_remote"),
