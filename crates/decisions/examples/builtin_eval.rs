@@ -59,6 +59,11 @@ fn shipped_act() -> f64 {
     shipped.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(0.9)
 }
 
+/// Numbers given as `A,B,C` (`EXPERIMENT`, `TEMPS`, `SHIFT`).
+fn numbers(spec: &str) -> Vec<f64> {
+    spec.split(',').map(|x| x.parse().expect("a number")).collect()
+}
+
 /// A share as a percentage, of none as 0.
 fn pct(part: usize, whole: usize) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
@@ -67,7 +72,7 @@ fn pct(part: usize, whole: usize) -> f64 {
 /// With EXPERIMENT=epochs,step,l2: fit the held-out twin in memory with those parameters and
 /// print its figures (for choosing them; the shipped ones are `train::PARAMS`).
 fn experiment(spec: &str, root: &Path) {
-    let v: Vec<f64> = spec.split(',').map(|x| x.parse().expect("a number")).collect();
+    let v = numbers(spec);
     let params = train::Params {
         epochs: v[0] as usize,
         step: v[1],
@@ -334,11 +339,11 @@ fn asked() -> decisions::builtin::Model<'static> {
         decisions::builtin::model_named(&decisions::builtin::HELDOUT_MODEL).0
     };
     if let Ok(t) = std::env::var("TEMPS") {
-        let v: Vec<f64> = t.split(',').map(|x| x.parse().expect("a number")).collect();
+        let v = numbers(&t);
         m.temperatures = decisions::builtin::Temperatures { seen: v[0], unseen: v[1], shift: m.temperatures.shift };
     }
     if let Ok(t) = std::env::var("SHIFT") {
-        let v: Vec<f64> = t.split(',').map(|x| x.parse().expect("a number")).collect();
+        let v = numbers(&t);
         m.temperatures.shift = std::array::from_fn(|k| v[k]);
     }
     m

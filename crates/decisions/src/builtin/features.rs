@@ -814,16 +814,8 @@ fn facts(
         // functions of those names (`replace(email, ...)`, MySQL's `truncate(price, 2)`); a
         // method is a call (`db.users.drop()`).
         let words = statement_words(&text);
-        let destroys = DB_DESTROYS.iter().any(|d| {
-            text.match_indices(d).any(|(at, _)| {
-                let before = text[..at].chars().next_back();
-                let after = text[at + d.len()..].trim_start().chars().next();
-                let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
-                let whole = !before.is_some_and(word_char) && !text[at + d.len()..].starts_with(word_char);
-                let function = after == Some('(') && before != Some('.');
-                whole && !function
-            })
-        });
+        let destroys = words.iter().any(|(w, function)| DB_DESTROYS.contains(w) && !function);
+        let words: Vec<&str> = words.into_iter().map(|(w, _)| w).collect();
         // A statement that changes the server without destroying rows: schema, grants, upkeep,
         // replication and the admin functions (`CREATE INDEX`, `VACUUM`, `SELECT
         // pg_terminate_backend(...)`, `CONFIG SET`), 2 on a database here and 3 on a server
@@ -1006,9 +998,24 @@ const REDIS_WRITES: [&str; 26] = [
     "hdel", "lpush", "rpush", "lpop", "rpop", "lrem", "sadd", "srem", "zadd", "zrem", "xadd", "expire", "rename",
 ];
 
-/// The words of a statement (lower case), as a database splits them: `account_id` is one.
-fn statement_words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect()
+/// The words of a statement (lower case), as a database splits them (`account_id` is one), each
+/// with whether it is called as a function (`replace(email, ...)`; a method, `db.users.drop()`,
+/// is not one).
+fn statement_words(text: &str) -> Vec<(&str, bool)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        match (start, c.is_ascii_alphanumeric() || c == '_') {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                let function = text[i..].trim_start().starts_with('(') && !text[..s].ends_with('.');
+                out.push((&text[s..i], function));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether a statement's words change the database short of destroying rows. `EXPLAIN ANALYZE`
