@@ -1232,6 +1232,17 @@ fn runs(rng: &mut Rng, n: usize, t: &mut Tally) {
                 }
                 let _ = std::fs::remove_file(&out);
                 let first = start(root, &RUN);
+                // The resume comes beside a run that holds the output: once the run has written
+                // a line. Started at the same instant, the resume could take the lock in the
+                // moment between the run creating the file and locking it, and the run would be
+                // the one refused (64, then 0: right too, and nothing lost, but another case: two
+                // fresh runs above race that way).
+                let begun = std::time::Instant::now();
+                while std::fs::read_to_string(&out).map_or(true, |t| t.is_empty())
+                    && begun.elapsed() < Duration::from_secs(5)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
                 std::thread::sleep(Duration::from_millis(rng.below(60) as u64));
                 let mut resume = RUN.to_vec();
                 resume.push("--resume");
