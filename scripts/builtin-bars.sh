@@ -46,17 +46,17 @@ proposals = [json.loads(l) for l in text.splitlines() if l.strip().startswith("{
 p = next(p for p in proposals if p.get("provider") == "builtin" and p.get("question") == "destructive")
 if p.get("status") != "proposed":
     sys.exit(f"no bar proposed: {p}")
-# The bar, to three decimals: down, when the recorded evidence shows that admits no wrong
-# decision (the proposed bar is the certainty of the weakest right one, which rounding up would
-# refuse); else up, as a bar below the proposed one would admit a wrong one.
+# The bar, rounded down to the fewest decimals (three to six) that still admit no wrong decision
+# the recorded evidence shows: the proposed bar is the certainty of the weakest right one, which
+# rounding up would refuse. Only when the surest wrong one is closer than that, up to three.
 rows = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 wrong = {r["id"] for r in rows if r.get("kind") == "outcome" and r.get("correct") is False}
 worst = max((r["certainty"] for r in rows if r.get("kind") == "decision" and r["id"] in wrong), default=-1.0)
-down = math.floor(p["act"] * 1000 + 1e-9) / 1000
-act = down if down > worst else math.ceil(p["act"] * 1000 - 1e-9) / 1000
+downs = (math.floor(p["act"] * 10**d + 1e-9) / 10**d for d in range(3, 7))
+act = next((b for b in downs if b > worst), math.ceil(p["act"] * 1000 - 1e-9) / 1000)
 catalog = json.load(open("crates/decisions/catalogs/permission.json"))
 out = {"version": catalog["version"], "thresholds_for": "builtin", "questions": catalog["questions"],
-       "thresholds": {"destructive": {"floor": round(min(0.5, act), 3), "escalate": round(min(0.7, act), 3), "act": act}}}
+       "thresholds": {"destructive": {"floor": min(0.5, act), "escalate": min(0.7, act), "act": act}}}
 open("crates/decisions/catalogs/permission.builtin.json", "w").write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
 print(f"act bar {act} from {p['samples']} held-out decisions ({p['reasoning']})")
 PY

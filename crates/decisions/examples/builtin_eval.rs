@@ -170,6 +170,21 @@ fn experiment(spec: &str, root: &Path) {
                 println!("  wrong denial at {c:.3}: {} {:.2} {}", e.level, expected(p), e.command);
             }
         }
+        // `SHOW=1`: each held-out row's label, score and distribution, as without `EXPERIMENT`.
+        if *what == "held out" && std::env::var_os("SHOW").is_some() {
+            for (e, p) in rows.iter().zip(predicted) {
+                println!(
+                    "{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}",
+                    e.level,
+                    expected(p),
+                    p[0],
+                    p[1],
+                    p[2],
+                    p[3],
+                    e.command
+                );
+            }
+        }
         let bar = proposed(wrong);
         println!(
             "{what} (T {:.2} seen, {:.2} unseen, nll {:.3}): {} | {} | {} | proposed {} | at held out's {}",

@@ -554,6 +554,38 @@ fn facts(
             "send"
         }),
         "telnet" => out.push("download"),
+        // A file-transfer client's own commands, given with `-e` or `-c` (`lftp -e "mirror -R
+        // --delete ./public /www; bye" ftp.example.com`, `smbclient //nas/share -c 'del *.psd'`):
+        // what each does on the server. Uploading, deleting or changing there sends (rule 4);
+        // fetching downloads; listing reads.
+        "lftp" | "smbclient" => {
+            let given = args.windows(2).filter(|w| matches!(w[0].as_str(), "-e" | "-c")).map(|w| w[1].as_str());
+            for command in given.flat_map(|s| s.split([';', '\n']).flat_map(|c| c.split("&&"))) {
+                let words: Vec<&str> = command.split_whitespace().collect();
+                let Some(verb) = words.first().map(|w| w.to_ascii_lowercase()) else { continue };
+                let reverse = words.iter().any(|w| matches!(*w, "-R" | "--reverse"));
+                let deletes = words.iter().any(|w| w.starts_with("--delete") || *w == "-e");
+                let facts: &[&'static str] = match verb.as_str() {
+                    "mirror" if reverse && deletes => &["send", "destroy_option"],
+                    "mirror" if reverse => &["send"],
+                    "mirror" if deletes => &["download", "delete_local"],
+                    "rm" | "mrm" | "rmdir" | "del" | "deltree" | "rd" => &["send", "destroy_verb"],
+                    "put" | "mput" | "reput" | "mv" | "rename" | "chmod" | "mkdir" | "md" | "setmode" | "ln" => {
+                        &["send"]
+                    }
+                    "mirror" | "get" | "mget" | "pget" | "reget" => &["download"],
+                    "ls" | "cls" | "dir" | "find" | "du" | "cat" | "more" | "zcat" | "pwd" | "stat" | "allinfo" => {
+                        &["read"]
+                    }
+                    _ => &[],
+                };
+                for fact in facts {
+                    if !out.contains(fact) {
+                        out.push(fact);
+                    }
+                }
+            }
+        }
         "curl" | "wget" | "http" | "https" | "xh" => {
             let method = args
                 .iter()
@@ -1519,6 +1551,23 @@ mod tests {
     /// The rule facts a command's calls give.
     fn facts_of(command: &str) -> Vec<String> {
         features(command).into_iter().filter(|f| f.starts_with("R=") && !f.contains('|')).collect()
+    }
+
+    #[test]
+    fn a_file_transfer_clients_own_commands_say_what_it_does_on_the_server() {
+        for (c, want, not) in [
+            ("lftp -u deploy -e 'mirror -R --delete public/ /htdocs; quit' ftp.example.com", "destroy_option", "read"),
+            ("lftp -u acme -e 'mirror -R dist/ /public_html; bye' ftp.example.com", "send", "download"),
+            ("lftp -u bakery sftp://ftp.example.com -e \"cls -la /public_html; bye\"", "read", "send"),
+            ("lftp -e \"mirror --parallel=4 /public_html ./mirror; bye\" sftp://ftp.example.com", "download", "send"),
+            ("lftp -c 'open ftp.example.com && rm -r old/ && bye'", "destroy_verb", "read"),
+            ("smbclient //nas.office.lan/projects -U jdoe -c 'cd acme; del *.psd'", "destroy_verb", "download"),
+            ("smbclient //nas/share -c 'get report.pdf'", "download", "send"),
+        ] {
+            let facts = facts_of(c);
+            assert!(facts.contains(&format!("R={want}")), "{c}: {facts:?}");
+            assert!(!facts.contains(&format!("R={not}")), "{c}: {facts:?}");
+        }
     }
 
     #[test]
