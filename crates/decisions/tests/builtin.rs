@@ -251,6 +251,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-14",
         "model/fresh-15",
         "model/fresh-16",
+        "model/fresh-17",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

@@ -9,6 +9,29 @@ use super::shell::{Call, FIND_PICKS, base, first_operand};
 /// How many buckets the features are hashed into.
 pub const BUCKETS: usize = 1 << 16;
 
+/// Programs that write a device's firmware.
+const FLASHERS: [&str; 19] = [
+    "esptool.py",
+    "esptool",
+    "espflash",
+    "dfu-util",
+    "dfu-programmer",
+    "avrdude",
+    "flashrom",
+    "openocd",
+    "st-flash",
+    "stm32flash",
+    "nrfjprog",
+    "probe-rs",
+    "picotool",
+    "fastboot",
+    "heimdall",
+    "west",
+    "idf.py",
+    "pio",
+    "arduino-cli",
+];
+
 /// Programs whose arguments are text they print, search for or store, never a command.
 const DATA_TOOLS: [&str; 18] = [
     "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "sed", "jq", "yq", "cat", "less", "head",
@@ -135,6 +158,15 @@ pub fn of(call: &Call) -> Vec<String> {
     let named_change = verbs.iter().any(|v| *v != "read");
     if call.remote && (facts.iter().any(|x| !reads(x)) || named_change || !call.writes.is_empty()) {
         f.push("R=remote_change".into());
+    }
+    // Aimed at another machine by an address, not a shell there (`serve deploy --address
+    // http://ray-head:52365`, `mlflow gc --backend-store-uri postgresql://...@db/...`), with a
+    // verb or option that changes, destroys or restores: what rule 4 says of a remote command.
+    let acts = |x: &&str| {
+        matches!(*x, "destroy_verb" | "change_verb" | "restore_verb" | "destroy_option" | "db_restore" | "publish_verb")
+    };
+    if !call.remote && facts.iter().any(acts) && !facts.iter().any(reads) && aims_elsewhere(args) {
+        f.push("R=elsewhere_change".into());
     }
     // Production, and nothing says the call only reads it.
     if facts.contains(&"production") && !facts.iter().any(reads) {
@@ -273,7 +305,7 @@ const PUBLISH: [&str; 16] = [
     "notify", "post", "invoke", "trigger", "fork",
 ];
 /// Verbs that destroy (rule 7).
-const DESTROY: [&str; 30] = [
+const DESTROY: [&str; 35] = [
     "yank",
     "unpublish",
     "deprecate",
@@ -304,6 +336,11 @@ const DESTROY: [&str; 30] = [
     "flushdb",
     "truncate",
     "cancel",
+    "expunge",
+    "decommission",
+    "unregister",
+    "nuke",
+    "obliterate",
 ];
 /// Verbs that change.
 const CHANGE: [&str; 16] = [
@@ -475,10 +512,55 @@ fn facts(
         "shred" | "wipefs" | "wipe" | "blkdiscard" | "sgdisk" | "zpool" if !dry => out.push("device_write"),
         // `mke2fs -n` only says what it would do (a dry run, above).
         t if (t.starts_with("mkfs") || t.starts_with("mke2fs") || t == "mkswap") && !dry => out.push("device_write"),
-        "fdisk" | "parted" | "sfdisk" | "gdisk" if !short('l') && !has("--list") && sub != "print" => {
-            out.push("device_edit")
+        // `sfdisk` writes the layout its input gives, unless an option says it only shows one
+        // (`-d`, `--list`, `--json`); `parted` given a command that changes the table (`mklabel`,
+        // `mkpart`, `rm`) writes it. Without one, `parted` and `fdisk` open an editor.
+        "sfdisk" => {
+            let shows = args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "-d" | "--dump"
+                        | "-l"
+                        | "--list"
+                        | "-s"
+                        | "--show-size"
+                        | "-J"
+                        | "--json"
+                        | "-V"
+                        | "--verify"
+                        | "-g"
+                        | "--show-geometry"
+                        | "-F"
+                        | "--list-free"
+                )
+            });
+            if shows {
+                out.push("read");
+            } else if !dry {
+                out.push("device_write");
+            }
         }
-        "fdisk" | "parted" | "sfdisk" | "gdisk" | "lsblk" | "blkid" => out.push("read"),
+        "parted"
+            if !dry
+                && args.iter().any(|a| {
+                    matches!(
+                        a.as_str(),
+                        "mklabel"
+                            | "mktable"
+                            | "mkpart"
+                            | "mkpartfs"
+                            | "rm"
+                            | "resizepart"
+                            | "resize"
+                            | "move"
+                            | "rescue"
+                    )
+                }) =>
+        {
+            out.push("device_write")
+        }
+        "fdisk" | "parted" | "gdisk" if !short('l') && !has("--list") && sub != "print" => out.push("device_edit"),
+        "fdisk" | "parted" | "gdisk" | "lsblk" | "blkid" => out.push("read"),
         "shutdown" | "reboot" | "halt" | "poweroff" if !has("-c") && !has("--show") => out.push("power"),
         "init" | "telinit" if args.iter().any(|a| a == "0" || a == "6") => out.push("power"),
         // Every process on the machine.
@@ -507,19 +589,58 @@ fn facts(
             out.push("power")
         }
         ":" | "true" if !call.writes.is_empty() => out.push("empties"),
+        // Writing or erasing a device's firmware overwrites what it held, as `dd` onto a disk
+        // does (rule 7): a flasher's verb (`esptool.py write_flash`, `west flash`, `st-flash
+        // erase`, `probe-rs download`, `fastboot flash`) or option (`dfu-util -D`, `avrdude -U
+        // flash:w:...`, `flashrom -w`, `nrfjprog --program`, `openocd -c "program ..."`).
+        t if FLASHERS.contains(&t)
+            && !dry
+            && !has("--help")
+            && args.iter().any(|a| {
+                matches!(
+                    a.as_str(),
+                    "flash"
+                        | "write_flash"
+                        | "write-flash"
+                        | "erase_flash"
+                        | "erase-flash"
+                        | "erase"
+                        | "write"
+                        | "program"
+                        | "download"
+                        | "load"
+                        | "upload"
+                        | "unlock"
+                        | "-D"
+                        | "--download"
+                        | "-w"
+                        | "--write"
+                        | "-E"
+                        | "--erase"
+                        | "--program"
+                        | "--eraseall"
+                ) || a.contains(":w:")
+                    || a.split([';', '"', '\'']).any(|c| {
+                        let c = c.trim_start();
+                        c.starts_with("program ") || c.starts_with("flash write") || c.starts_with("flash erase")
+                    })
+            }) =>
+        {
+            out.push("device_write")
+        }
         "kubectl" if sub == "cp" && args.last().is_some_and(|a| a.contains(':')) => out.push("send"),
         // Every process the user has (`kill -9 -1`, `pkill -u "$USER"`), not the ones named.
         "kill" | "pkill" | "killall" => {
             out.push(if has("-1") || has("-u") || has("--user") { "kill_many" } else { "kill" })
         }
         "crontab" if short('r') => out.push("delete_broad"),
-        // Removing an account changes the machine (rule 8); removing its home with it destroys
-        // (rule 7, `userdel -r`).
+        // Removing an account changes the machine (rule 8), as adding one does (`useradd`): its
+        // files stay. Removing its home with it destroys (rule 7, `userdel -r`).
         "userdel" | "deluser" => {
             out.push(if short('r') || has("--remove") || has("--remove-home") || has("--remove-all-files") {
                 "delete_broad"
             } else {
-                "delete_outside"
+                "change_verb"
             })
         }
         "scp" | "sftp" => {
@@ -554,6 +675,37 @@ fn facts(
             "send"
         }),
         "telnet" => out.push("download"),
+        // A backup or sync tool's remote: rclone's are configured names (`gdrive:photos`,
+        // `b2:bucket/dir`); a restic repository elsewhere is named by its backend (`-r
+        // sftp:backup@nas:/srv/restic`, `b2:bucket:/path`). Copying, moving or syncing onto
+        // one, or backing up into one, sends (rule 5).
+        "rclone" => {
+            let remote = |a: &str| {
+                a.split_once(':').is_some_and(|(name, _)| {
+                    name.len() > 1 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                })
+            };
+            let ops: Vec<&str> = operands(args).collect();
+            if let [verb, _, .., onto] = ops.as_slice()
+                && matches!(*verb, "sync" | "copy" | "move" | "copyto" | "moveto" | "bisync")
+                && remote(onto)
+            {
+                out.push("send");
+            }
+        }
+        "restic" => {
+            let repo = args
+                .windows(2)
+                .find(|w| matches!(w[0].as_str(), "-r" | "--repo"))
+                .map(|w| w[1].as_str())
+                .or_else(|| args.iter().find_map(|a| a.strip_prefix("--repo=")));
+            let elsewhere = repo.and_then(|r| r.split_once(':')).is_some_and(|(backend, _)| {
+                matches!(backend, "sftp" | "s3" | "b2" | "azure" | "gs" | "swift" | "rest" | "rclone")
+            });
+            if elsewhere && operands(args).any(|a| a == "backup") {
+                out.push("send");
+            }
+        }
         // A file-transfer client's own commands, given with `-e` or `-c` (`lftp -e "mirror -R
         // --delete ./public /www; bye" ftp.example.com`, `smbclient //nas/share -c 'del *.psd'`):
         // what each does on the server. Uploading, deleting or changing there sends (rule 4);
@@ -1418,6 +1570,29 @@ fn is_domain(h: &str) -> bool {
         && h.rsplit('.').next().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
+/// Whether a call names another machine it works on: a URL's host that is not this machine's
+/// (`http://ray-head.ml.internal:8265`, `postgresql://app@db/x`), a login or address (`user@host`,
+/// `10.0.3.21`, `db.example.com:5432`), or a host option's value (`--host db.example.com`).
+fn aims_elsewhere(args: &[String]) -> bool {
+    let local = |h: &str| {
+        let h = h.rsplit_once('@').map_or(h, |(_, h)| h);
+        h.is_empty()
+            || h.starts_with("localhost")
+            || h.starts_with("127.")
+            || h.starts_with("0.0.0.0")
+            || h.starts_with("[::1]")
+    };
+    args.iter().enumerate().any(|(i, a)| {
+        let value = if a.starts_with('-') { a.split_once('=').map_or("", |(_, v)| v) } else { a.as_str() };
+        if let Some((scheme, rest)) = value.split_once("://") {
+            return scheme != "file" && !local(rest.split(['/', '?']).next().unwrap_or(""));
+        }
+        let named = i.checked_sub(1).is_some_and(|b| host_option(&args[b], value))
+            || a.split_once('=').is_some_and(|(o, v)| host_option(o, v));
+        (named || is_host(value)) && !local(value)
+    })
+}
+
 /// The options whose value names the machine a program talks to (`psql -h db.example.com`,
 /// `mongosh --host`): a domain name there is another machine's, with at least three parts
 /// after `-h` or `-H`, where a file (`du -h notes.md`) could stand.
@@ -1554,6 +1729,61 @@ mod tests {
     }
 
     #[test]
+    fn firmware_written_or_erased_is_a_device_write() {
+        let writes = |c: &str| facts_of(c).contains(&"R=device_write".to_string());
+        for c in [
+            "dfu-util -a 0 -s 0x08000000:leave -D build/app.bin",
+            "esptool.py --chip esp32s3 --port /dev/ttyACM0 erase_flash",
+            "avrdude -c usbasp -p m328p -U lfuse:w:0xFF:m",
+            "sudo flashrom -p ch341a_spi -w coreboot.rom",
+            "openocd -f interface/stlink.cfg -f target/stm32f4x.cfg -c \"program build/firmware.elf verify reset exit\"",
+            "west flash --runner jlink",
+            "pio run -e esp32dev -t upload",
+            "nrfjprog --program build/merged.hex --verify -f NRF52",
+        ] {
+            assert!(writes(c), "{c}");
+        }
+        for c in [
+            "dfu-util -l",
+            "esptool.py erase_flash --help",
+            "avrdude -c usbasp -p m328p -U lfuse:r:-:h",
+            "sudo flashrom -p ch341a_spi -r backup.bin",
+            "openocd -f interface/cmsis-dap.cfg -f target/rp2040.cfg -c \"init; targets; shutdown\"",
+            "west build -b nrf52840dk/nrf52840 app",
+            "nrfjprog --ids",
+        ] {
+            assert!(!writes(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn a_partition_table_is_written_only_when_the_call_says_so() {
+        let has = |c: &str, fact: &str| facts_of(c).contains(&format!("R={fact}"));
+        assert!(has("sudo sfdisk /dev/sdb < layout.sfdisk", "device_write"));
+        assert!(has("sudo sfdisk -d /dev/sda > sda-layout.txt", "read"));
+        assert!(has("sudo sfdisk --list /dev/nvme0n1", "read"));
+        assert!(!has("sudo sfdisk --no-act /dev/sdb < layout.sfdisk", "device_write"));
+        assert!(has("sudo parted -s /dev/sdb mklabel gpt mkpart primary ext4 0% 100%", "device_write"));
+        assert!(has("sudo parted /dev/sdb rm 2", "device_write"));
+        assert!(has("sudo parted /dev/sdb print", "read"));
+        assert!(has("sudo parted /dev/sdb1", "device_edit"));
+        assert!(has("sudo fdisk /dev/sdb", "device_edit"));
+    }
+
+    #[test]
+    fn a_backup_or_sync_onto_a_remote_sends() {
+        let sends = |c: &str| facts_of(c).contains(&"R=send".to_string());
+        assert!(sends("rclone sync ./datasets/processed b2:acme-datasets/processed --progress"));
+        assert!(sends("rclone copy ./photos gdrive:Photos"));
+        assert!(!sends("rclone copy gdrive:Reports/2024 ./reports --progress"));
+        assert!(!sends("rclone lsd b2:agency-backups"));
+        assert!(sends("restic -r b2:agency-restic:/office backup /srv/shares --exclude-caches"));
+        assert!(sends("restic --repo sftp:backup@nas.lan:/srv/restic backup ~/work"));
+        assert!(!sends("restic -r /mnt/usb/restic backup ~/work"));
+        assert!(!sends("restic -r sftp:backup@nas.lan:/srv/restic snapshots"));
+    }
+
+    #[test]
     fn a_file_transfer_clients_own_commands_say_what_it_does_on_the_server() {
         for (c, want, not) in [
             ("lftp -u deploy -e 'mirror -R --delete public/ /htdocs; quit' ftp.example.com", "destroy_option", "read"),
@@ -1656,7 +1886,7 @@ mod tests {
             assert!(!has(kept, "delete_broad"), "{kept}");
         }
         // Rule 8 removes an account; rule 7's `userdel -r` removes its home with it.
-        assert!(has("sudo userdel deploy", "delete_outside") && !has("sudo userdel deploy", "delete_broad"));
+        assert!(has("sudo userdel deploy", "change_verb") && !has("sudo userdel deploy", "delete_broad"));
         assert!(has("sudo userdel -r deploy", "delete_broad"));
         // Settled 19: files picked by name or age are not the directory itself.
         assert!(has("find ~ -name '*.tmp' -delete", "delete_outside"));
