@@ -199,6 +199,12 @@ fn hostile_commands_are_read_within_bounds_and_never_add_up_to_a_denial() {
     }
     // Ten thousand harmless calls are not one destructive one.
     assert!(score(m.command(&vec!["cat"; 10_000].join(" | "))) < 2.5);
+    // The same call read again (a loop's body for each of its words, a command repeated) is
+    // one piece of evidence: no surer than the call once.
+    let call = "kafka-consumer-groups --bootstrap-server kafka-0.prod.internal:9092 --describe --group";
+    let looped = |words: &str| m.command(&format!("for g in {words}; do {call} \"$g\"; done"));
+    assert_eq!(looped("a b c"), looped("a"));
+    assert_eq!(m.command(&format!("{call} a; {call} b")), m.command(&format!("{call} a")));
     // Loops in loops, and functions calling functions, read within bounds: the calls stay
     // countable and harmless ones stay harmless.
     let loops = format!("{}ls \"$a\"{}", "for a in 1 2 3 4 5 6 7 8; do ".repeat(12), "; done".repeat(12));
@@ -252,6 +258,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-15",
         "model/fresh-16",
         "model/fresh-17",
+        "model/fresh-18",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

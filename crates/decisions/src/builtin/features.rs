@@ -348,9 +348,9 @@ const CHANGE: [&str; 16] = [
     "import", "mb", "label",
 ];
 /// Verbs that only read.
-const READ: [&str; 16] = [
+const READ: [&str; 18] = [
     "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
-    "history", "version",
+    "history", "version", "stat", "stats",
 ];
 
 /// The kind of a verb, as the rules' facts name them: `publish`, `destroy`, `change`, `read`.
@@ -412,7 +412,14 @@ fn facts(
                 .is_some_and(|shorts| shorts.into_iter().any(short))
     };
     // A dry run's option in any case (`hugo deploy --dryRun`).
-    let has_any_case = |f: &str| args.iter().any(|a| a.split('=').next().is_some_and(|n| n.eq_ignore_ascii_case(f)));
+    // Not when its value turns it off (`--dry-run=false`, kubectl's `--dry-run=none`).
+    let off = |v: &str| matches!(v.to_ascii_lowercase().as_str(), "false" | "none" | "0" | "no" | "off");
+    let has_any_case = |f: &str| {
+        args.iter().any(|a| {
+            let (name, value) = a.split_once('=').unwrap_or((a, ""));
+            name.eq_ignore_ascii_case(f) && !off(value)
+        })
+    };
     let dry = dash_n
         || [
             "--dry-run",
@@ -439,7 +446,9 @@ fn facts(
         || ((has("--test") || short('t')) && LVM.contains(&tool))
         // `cargo release` only says what it would do without `--execute`.
         || (tool == "cargo" && sub == "release" && !has("--execute") && !short('x'))
-        || text.contains("--dry-run=")
+        || text.match_indices("--dry-run=").any(|(i, m)| {
+            !off(text[i + m.len()..].split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
+        })
         || page_says();
     if dry {
         out.push("dry_run");
@@ -855,6 +864,17 @@ fn facts(
         {
             out.push("publish_verb");
         }
+    }
+    // A program whose verbs are options (`kafka-topics --list`, `kafka-consumer-groups
+    // --describe`, `dpkg --status`): such an option that reads says the call reads. Not one
+    // that qualifies another verb (`rsync --stats`, `git commit --status`).
+    let reads_by_option = args.iter().any(|a| {
+        a.strip_prefix("--").is_some_and(|o| {
+            matches!(o, "list" | "ls" | "describe" | "show" | "get" | "info" | "view" | "inspect" | "status")
+        })
+    });
+    if reads_by_option && tool != "git" && !out.contains(&"read_verb") {
+        out.push("read_verb");
     }
     if has("--push") {
         out.push("publish_verb");
@@ -1726,6 +1746,22 @@ mod tests {
     /// The rule facts a command's calls give.
     fn facts_of(command: &str) -> Vec<String> {
         features(command).into_iter().filter(|f| f.starts_with("R=") && !f.contains('|')).collect()
+    }
+
+    #[test]
+    fn a_dry_run_turned_off_is_no_dry_run() {
+        let dry = |c: &str| facts_of(c).contains(&"R=dry_run".to_string());
+        assert!(dry("kubectl delete ns prod --dry-run=client"));
+        assert!(dry("terraform destroy --dry-run"));
+        assert!(dry("sh -c 'helm upgrade app ./chart --dry-run=server'"));
+        for c in [
+            "go run ./cmd/replay-dlq --topic payments.failed.v1 --dry-run=false",
+            "kubectl delete ns prod --dry-run=none",
+            "./bin/migrate --DRY-RUN=False",
+            "sh -c 'helm upgrade app ./chart --dry-run=false'",
+        ] {
+            assert!(!dry(c), "{c}");
+        }
     }
 
     #[test]

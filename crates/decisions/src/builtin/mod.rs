@@ -180,13 +180,18 @@ impl<'a> Model<'a> {
         softmax(self.temperatures.scaled(z, seen))
     }
 
-    /// A command's distribution over the levels: the highest level of its calls.
+    /// A command's distribution over the levels: the highest level of its calls, each told once
+    /// ([`firsts`]).
     pub fn command(&self, command: &str) -> [f64; LEVELS] {
         let program = shell::analyse(command);
-        let calls: Vec<[f64; LEVELS]> = program
-            .calls
-            .iter()
-            .map(|c| placed(self.call(&features::buckets(c), self.has_seen(features::program(c))), c.elsewhere()))
+        let keyed: Vec<(Vec<usize>, bool)> =
+            program.calls.iter().map(|c| (features::buckets(c), c.elsewhere())).collect();
+        let calls: Vec<[f64; LEVELS]> = firsts(&keyed)
+            .into_iter()
+            .map(|i| {
+                let c = &program.calls[i];
+                placed(self.call(&keyed[i].0, self.has_seen(features::program(c))), keyed[i].1)
+            })
             .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
@@ -220,6 +225,15 @@ pub fn placed(p: [f64; LEVELS], remote: bool) -> [f64; LEVELS] {
 pub fn elsewhere_grad(d: [f64; LEVELS]) -> [f64; LEVELS] {
     let kept = KEPT_ELSEWHERE;
     [d[0], kept * d[1] + (1.0 - kept) * d[3], kept * d[2] + (1.0 - kept) * d[3], d[3]]
+}
+
+/// The indices of the items no earlier item equals. A command's calls that are the same call
+/// feature for feature, and run in the same place (a loop's body read once for each of its
+/// words, `rm -rf a; rm -rf b`), are one piece of evidence, not independent ones: the highest of
+/// their levels is the level of one of them. The model and training both tell each once.
+pub fn firsts<T: std::hash::Hash + Eq>(items: &[T]) -> Vec<usize> {
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    (0..items.len()).filter(|&i| seen.insert(&items[i])).collect()
 }
 
 /// How many of a command's calls its distribution is the highest of: its most destructive
@@ -338,6 +352,15 @@ pub fn score_answer(question: &Question, p: [f64; LEVELS], model: &str) -> Answe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_told_again_counts_once() {
+        assert_eq!(
+            firsts(&[(vec![1, 2], false), (vec![1, 2], false), (vec![1, 2], true), (vec![3], false)]),
+            [0, 2, 3]
+        );
+        assert_eq!(firsts::<u8>(&[]), Vec::<usize>::new());
+    }
 
     #[test]
     fn the_levels_it_learned_are_the_shipped_catalogs() {

@@ -167,6 +167,16 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
     let mut generic: Vec<Vec<usize>> = program.calls.iter().map(generic_buckets).collect();
     let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
     let mut elsewhere: Vec<bool> = program.calls.iter().map(super::shell::Call::elsewhere).collect();
+    // Each call told once, as the model tells them ([`super::firsts`]).
+    let keys: Vec<(&Vec<usize>, bool)> = calls.iter().zip(elsewhere.iter().copied()).collect();
+    let keep = super::firsts(&keys);
+    let pick = |v: &[Vec<usize>]| keep.iter().map(|&i| v[i].clone()).collect::<Vec<_>>();
+    (calls, generic, programs, elsewhere) = (
+        pick(&calls),
+        pick(&generic),
+        keep.iter().map(|&i| programs[i]).collect(),
+        keep.iter().map(|&i| elsewhere[i]).collect(),
+    );
     if calls.is_empty() {
         calls.push(vec![bucket("bias")]);
         generic.push(vec![bucket("bias")]);
