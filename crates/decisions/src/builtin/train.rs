@@ -162,21 +162,14 @@ pub fn load_all(root: &Path) -> Result<Vec<Example>, DataError> {
 /// An example from a labelled command.
 pub fn example(id: u64, command: String, tool: String, level: usize, unsure: bool) -> Example {
     let program = analyse(&command);
-    let mut calls: Vec<Vec<usize>> = program.calls.iter().map(buckets).collect();
-    let mut programs: Vec<Option<u32>> = program.calls.iter().map(super::features::program).collect();
-    let mut generic: Vec<Vec<usize>> = program.calls.iter().map(generic_buckets).collect();
-    let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
-    let mut elsewhere: Vec<bool> = program.calls.iter().map(super::shell::Call::elsewhere).collect();
     // Each call told once, as the model tells them ([`super::firsts`]).
-    let keys: Vec<(&Vec<usize>, bool)> = calls.iter().zip(elsewhere.iter().copied()).collect();
-    let keep = super::firsts(&keys);
-    let pick = |v: &[Vec<usize>]| keep.iter().map(|&i| v[i].clone()).collect::<Vec<_>>();
-    (calls, generic, programs, elsewhere) = (
-        pick(&calls),
-        pick(&generic),
-        keep.iter().map(|&i| programs[i]).collect(),
-        keep.iter().map(|&i| elsewhere[i]).collect(),
-    );
+    let keyed: Vec<(Vec<usize>, bool)> = program.calls.iter().map(|c| (buckets(c), c.elsewhere())).collect();
+    let kept: Vec<usize> = super::firsts(&keyed);
+    let mut calls: Vec<Vec<usize>> = kept.iter().map(|&i| keyed[i].0.clone()).collect();
+    let mut elsewhere: Vec<bool> = kept.iter().map(|&i| keyed[i].1).collect();
+    let mut programs: Vec<Option<u32>> = kept.iter().map(|&i| super::features::program(&program.calls[i])).collect();
+    let mut generic: Vec<Vec<usize>> = kept.iter().map(|&i| generic_buckets(&program.calls[i])).collect();
+    let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
     if calls.is_empty() {
         calls.push(vec![bucket("bias")]);
         generic.push(vec![bucket("bias")]);
