@@ -64,6 +64,11 @@ fn numbers(spec: &str) -> Vec<f64> {
     spec.split(',').map(|x| x.parse().expect("a number")).collect()
 }
 
+/// One row as `SHOW` and `MISSES` print it: its label, score, distribution and command.
+fn shown(level: usize, p: &[f64; LEVELS], command: &str) -> String {
+    format!("{level} {:.2} [{:.2} {:.2} {:.2} {:.2}] {command}", expected(p), p[0], p[1], p[2], p[3])
+}
+
 /// A share as a percentage, of none as 0.
 fn pct(part: usize, whole: usize) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
@@ -113,7 +118,7 @@ fn experiment(spec: &str, root: &Path) {
             for (e, p) in this.iter().zip(&predicted) {
                 let score = expected(p);
                 if (e.level == 3 && score < DENY_AT) || (e.level <= 1 && score >= DENY_AT) {
-                    println!("{} {score:.2} [{:.2} {:.2} {:.2} {:.2}] {}", e.level, p[0], p[1], p[2], p[3], e.command);
+                    println!("{}", shown(e.level, p, &e.command));
                 }
             }
         }
@@ -173,16 +178,7 @@ fn experiment(spec: &str, root: &Path) {
         // `SHOW=1`: each held-out row's label, score and distribution, as without `EXPERIMENT`.
         if *what == "held out" && std::env::var_os("SHOW").is_some() {
             for (e, p) in rows.iter().zip(predicted) {
-                println!(
-                    "{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}",
-                    e.level,
-                    expected(p),
-                    p[0],
-                    p[1],
-                    p[2],
-                    p[3],
-                    e.command
-                );
+                println!("{}", shown(e.level, p, &e.command));
             }
         }
         let bar = proposed(wrong);
@@ -241,8 +237,7 @@ fn main() {
     }
     if std::env::var_os("SHOW").is_some() {
         for r in &rows {
-            let score = expected(&r.3);
-            println!("{} {:.2} [{:.2} {:.2} {:.2} {:.2}] {}", r.1, score, r.3[0], r.3[1], r.3[2], r.3[3], r.0);
+            println!("{}", shown(r.1, &r.3, &r.0));
         }
     }
 }

@@ -1240,16 +1240,22 @@ fn changes_database(words: &[&str]) -> bool {
 /// The host of a database connection URI (`postgresql://app@db.example.com:5432/shop` names
 /// `db.example.com`); none for any other argument.
 fn uri_host(a: &str) -> Option<&str> {
-    let (scheme, rest) = a.split_once("://")?;
+    let (scheme, host) = url_host(a)?;
     let scheme = scheme.to_ascii_lowercase();
     let known =
         ["postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongodb+srv", "redis", "rediss", "clickhouse"];
     if !known.contains(&scheme.strip_prefix("jdbc:").unwrap_or(&scheme)) {
         return None;
     }
-    let authority = rest.split(['/', '?']).next().unwrap_or("");
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
     if host.starts_with('[') { host.split_inclusive(']').next() } else { host.split([':', ',']).next() }
+}
+
+/// A URL's scheme and its host with any port, without the login (`postgresql://app@db:5432/shop`
+/// gives `postgresql` and `db:5432`); none for a word that is no URL.
+fn url_host(a: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = a.split_once("://")?;
+    let authority = rest.split(['/', '?']).next().unwrap_or("");
+    Some((scheme, authority.rsplit_once('@').map_or(authority, |(_, h)| h)))
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
@@ -1604,8 +1610,8 @@ fn aims_elsewhere(args: &[String]) -> bool {
     };
     args.iter().enumerate().any(|(i, a)| {
         let value = if a.starts_with('-') { a.split_once('=').map_or("", |(_, v)| v) } else { a.as_str() };
-        if let Some((scheme, rest)) = value.split_once("://") {
-            return scheme != "file" && !local(rest.split(['/', '?']).next().unwrap_or(""));
+        if let Some((scheme, host)) = url_host(value) {
+            return scheme != "file" && !local(host);
         }
         let named = i.checked_sub(1).is_some_and(|b| host_option(&args[b], value))
             || a.split_once('=').is_some_and(|(o, v)| host_option(o, v));

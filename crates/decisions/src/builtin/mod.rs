@@ -184,14 +184,9 @@ impl<'a> Model<'a> {
     /// ([`firsts`]).
     pub fn command(&self, command: &str) -> [f64; LEVELS] {
         let program = shell::analyse(command);
-        let keyed: Vec<(Vec<usize>, bool)> =
-            program.calls.iter().map(|c| (features::buckets(c), c.elsewhere())).collect();
-        let calls: Vec<[f64; LEVELS]> = firsts(&keyed)
+        let calls: Vec<[f64; LEVELS]> = told_once(&program.calls)
             .into_iter()
-            .map(|i| {
-                let c = &program.calls[i];
-                placed(self.call(&keyed[i].0, self.has_seen(features::program(c))), keyed[i].1)
-            })
+            .map(|(c, buckets, remote)| placed(self.call(&buckets, self.has_seen(features::program(c))), remote))
             .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
@@ -234,6 +229,13 @@ pub fn elsewhere_grad(d: [f64; LEVELS]) -> [f64; LEVELS] {
 pub fn firsts<T: std::hash::Hash + Eq>(items: &[T]) -> Vec<usize> {
     let mut seen = std::collections::HashSet::with_capacity(items.len());
     (0..items.len()).filter(|&i| seen.insert(&items[i])).collect()
+}
+
+/// A command's calls each told once ([`firsts`]), in order: the call, its features' buckets and
+/// whether rule 4 judges it ([`shell::Call::elsewhere`]). The model and training both read them.
+pub fn told_once(calls: &[shell::Call]) -> Vec<(&shell::Call, Vec<usize>, bool)> {
+    let mut keyed: Vec<(Vec<usize>, bool)> = calls.iter().map(|c| (features::buckets(c), c.elsewhere())).collect();
+    firsts(&keyed).into_iter().map(|i| (&calls[i], std::mem::take(&mut keyed[i].0), keyed[i].1)).collect()
 }
 
 /// How many of a command's calls its distribution is the highest of: its most destructive

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::features::{BUCKETS, bucket, buckets, generic_buckets};
+use super::features::{BUCKETS, bucket, generic_buckets};
 use super::shell::analyse;
 use super::{LEVELS, Temperatures, softmax};
 
@@ -162,13 +162,11 @@ pub fn load_all(root: &Path) -> Result<Vec<Example>, DataError> {
 /// An example from a labelled command.
 pub fn example(id: u64, command: String, tool: String, level: usize, unsure: bool) -> Example {
     let program = analyse(&command);
-    // Each call told once, as the model tells them ([`super::firsts`]).
-    let keyed: Vec<(Vec<usize>, bool)> = program.calls.iter().map(|c| (buckets(c), c.elsewhere())).collect();
-    let kept: Vec<usize> = super::firsts(&keyed);
-    let mut calls: Vec<Vec<usize>> = kept.iter().map(|&i| keyed[i].0.clone()).collect();
-    let mut elsewhere: Vec<bool> = kept.iter().map(|&i| keyed[i].1).collect();
-    let mut programs: Vec<Option<u32>> = kept.iter().map(|&i| super::features::program(&program.calls[i])).collect();
-    let mut generic: Vec<Vec<usize>> = kept.iter().map(|&i| generic_buckets(&program.calls[i])).collect();
+    // Each call told once, as the model tells them.
+    let kept = super::told_once(&program.calls);
+    let mut programs: Vec<Option<u32>> = kept.iter().map(|(c, _, _)| super::features::program(c)).collect();
+    let mut generic: Vec<Vec<usize>> = kept.iter().map(|(c, _, _)| generic_buckets(c)).collect();
+    let (mut calls, mut elsewhere): (Vec<Vec<usize>>, Vec<bool>) = kept.into_iter().map(|(_, b, r)| (b, r)).unzip();
     let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
     if calls.is_empty() {
         calls.push(vec![bucket("bias")]);
