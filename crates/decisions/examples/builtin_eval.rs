@@ -95,6 +95,10 @@ fn experiment(spec: &str, root: &Path) {
         if std::env::var_os("HELD_ALSO").is_some() {
             held.extend(rows.iter().filter(|e| train::held_out(&e.tool)).cloned());
         }
+        // `HELD_ALSO=only`: those rows measured, none fitted (the same held-out rows, unchanged model).
+        if std::env::var("HELD_ALSO").is_ok_and(|v| v == "only") {
+            continue;
+        }
         let moved = (train::SETS.len() + k + 1) as u64 * train::SET_IDS;
         training.extend(
             rows.into_iter().filter(|e| !train::held_out(&e.tool)).map(|e| train::Example { id: moved + e.id, ..e }),
@@ -203,6 +207,9 @@ fn main() {
     }
     if let Ok(command) = std::env::var("EXPLAIN") {
         return explain(&command);
+    }
+    if let Ok(feature) = std::env::var("WHO_HAS") {
+        return who_has(&feature, &root);
     }
     let path = std::env::args().nth(1).map_or_else(|| root.join("model/heldout.jsonl"), Into::into);
     let m = asked();
@@ -339,6 +346,20 @@ fn explain(command: &str) {
             println!("  {:>+6.2}  [{:+.2} {:+.2} {:+.2} {:+.2}]  {f}", pull(&w), w[0], w[1], w[2], w[3]);
         }
     }
+}
+
+/// The rows trained on some call of which has `feature`: how many at each level, and each
+/// row (`WHO_HAS=R=production_change`), to see what the labels say of a reading.
+fn who_has(feature: &str, root: &Path) {
+    let mut count = [0usize; LEVELS];
+    for e in train::load_all(root).expect("the rows trained on") {
+        let calls = decisions::builtin::shell::analyse(&e.command).calls;
+        if calls.iter().any(|c| decisions::builtin::features::of(c).iter().any(|f| f == feature)) {
+            count[e.level] += 1;
+            println!("{} {} {}", e.level, if e.unsure { "u" } else { " " }, e.command.replace('\n', " "));
+        }
+    }
+    println!("{feature}: {count:?}");
 }
 
 /// The model asked: the held-out twin, or the shipped model with `SHIPPED`.

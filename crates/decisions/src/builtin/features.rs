@@ -275,7 +275,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
             &["drop", "del", "delete", "remove", "destroy", "purge", "wipe", "erase", "kill", "prune", "clean"],
         ),
         ("restore", &["restore", "load", "import"]),
-        ("change", &["create", "add", "mod", "update", "set", "init", "make"]),
+        ("change", &["create", "add", "mod", "modify", "update", "set", "init", "make"]),
         ("send", &["push", "send", "upload", "publish", "deploy", "release", "notify", "post", "pub"]),
         (
             "read",
@@ -343,14 +343,17 @@ const DESTROY: [&str; 35] = [
     "obliterate",
 ];
 /// Verbs that change.
-const CHANGE: [&str; 16] = [
+const CHANGE: [&str; 17] = [
     "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch", "edit",
-    "import", "mb", "label",
+    "import", "mb", "label", "modify",
 ];
+/// What a network device's shell reads with: its reading commands and its output filters.
+const DEVICE_READS: [&str; 10] =
+    ["show", "display", "count", "match", "include", "exclude", "except", "begin", "section", "no-more"];
 /// Verbs that only read.
-const READ: [&str; 18] = [
+const READ: [&str; 19] = [
     "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
-    "history", "version", "stat", "stats",
+    "history", "version", "stat", "stats", "du",
 ];
 
 /// The kind of a verb, as the rules' facts name them: `publish`, `destroy`, `change`, `read`.
@@ -824,13 +827,25 @@ fn facts(
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
         // A deeper word counts whole (`gcloud compute instances delete`), never its parts: an
         // operand (`kubectl delete pod logs-collector`) is often a name made of words.
-        let verbs: Vec<&str> =
-            subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).chain(deeper.iter().map(String::as_str)).collect();
+        // Where no subcommand is a verb, the first deeper word's leading verb is the verb of a
+        // deeper tree (`az storage blob delete-batch`, `az keyvault secret set-attributes`).
+        let lead = deeper
+            .first()
+            .filter(|_| !subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).any(|v| verb_kind(v).is_some()))
+            .and_then(|d| d.split_once(SUBCOMMAND_JOINS))
+            .map(|(verb, _)| verb)
+            .filter(|v| verb_kind(v).is_some());
+        let verbs: Vec<&str> = subs
+            .iter()
+            .flat_map(|s| s.split(SUBCOMMAND_JOINS))
+            .chain(deeper.iter().map(String::as_str))
+            .chain(lead)
+            .collect();
         // A reading second word names what is done to the first: `kubectl rollout history`,
         // `gh release view`, `aws ec2 describe-instances` only read; so does a reading deeper
         // word (`yc compute instance list`).
-        let acts =
-            !sub2.split([':', '-']).any(|v| READ.contains(&v)) && !deeper.iter().any(|v| READ.contains(&v.as_str()));
+        let acts = !sub2.split([':', '-']).any(|v| READ.contains(&v))
+            && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v));
         if acts && verbs.iter().any(|v| PUBLISH.contains(v)) {
             out.push("publish_verb");
         }
@@ -873,8 +888,17 @@ fn facts(
             matches!(o, "list" | "ls" | "describe" | "show" | "get" | "info" | "view" | "inspect" | "status")
         })
     });
-    if reads_by_option && tool != "git" && !out.contains(&"read_verb") {
+    // A network device's shell over ssh, whose commands are verbs (`ssh edge1 'show route ...
+    // | count'`, `display interface brief`) and whose output filters are words (`| match Estab`,
+    // `| include up`): a read there is no program to know, and the address it names is no host
+    // to change.
+    let device_reads = call.remote && DEVICE_READS.contains(&tool);
+    if (reads_by_option && tool != "git" || device_reads) && !out.contains(&"read_verb") {
         out.push("read_verb");
+    }
+    // What such a filter is given is a pattern (`| include up`), not a verb.
+    if device_reads {
+        out.retain(|x| !x.ends_with("_verb") || *x == "read_verb");
     }
     if has("--push") {
         out.push("publish_verb");
@@ -905,11 +929,24 @@ fn facts(
     // --delete-excluded`, `gh pr merge --delete-branch`), whatever the program. Not
     // `--overwrite`: a formatter's write in place (`caddy fmt --overwrite`, level 1) says it as
     // often as a restore's, and a restore has facts of its own.
-    let mut option_words = args
+    // A word of the option's name is the verb, or begins with it (`--eraseinstall`); so does a
+    // single-dash option's whole name (`sysadminctl -deleteUser`, `dsmc archive -deletefiles`),
+    // not the verb alone (`find -delete` has its own reading).
+    const DESTROYING: [&str; 6] = ["drop", "delete", "destroy", "wipe", "erase", "prune"];
+    let begins = |w: &str| DESTROYING.iter().any(|v| w.len() >= v.len() + 3 && w.starts_with(v));
+    let long_words = args
         .iter()
         .filter_map(|a| a.strip_prefix("--"))
-        .flat_map(|a| a.split('=').next().unwrap_or(a).split(['-', '_']));
-    if option_words.any(|w| matches!(w, "drop" | "delete" | "destroy" | "wipe" | "erase" | "prune")) {
+        .flat_map(|a| a.split('=').next().unwrap_or(a).split(['-', '_']))
+        .any(|w| DESTROYING.contains(&w) || begins(w));
+    let single = args
+        .iter()
+        .filter_map(|a| a.strip_prefix('-').filter(|n| !n.starts_with('-')))
+        .map(|n| n.split('=').next().unwrap_or(n).to_ascii_lowercase())
+        .any(|n| n.chars().all(|c| c.is_ascii_alphabetic()) && begins(&n));
+    // Ansible's module arguments that remove what they name (`-a "name=jdoe state=absent"`).
+    let absent = tool.starts_with("ansible") && args.iter().any(|a| a.split_whitespace().any(|w| w == "state=absent"));
+    if long_words || single || absent {
         out.push("destroy_option");
     }
     // A call aimed at production (`vercel --prod`, `deploy.sh production`, `-n prod`,
@@ -2170,6 +2207,67 @@ mod tests {
         let e = features("hcloud server delete web-2");
         assert!(!e.iter().any(|x| x.starts_with("e=")), "{e:?}");
         assert!(features("hcloud").iter().any(|x| x.starts_with("e=")));
+    }
+
+    #[test]
+    fn a_destroying_option_is_read_in_its_other_spellings() {
+        let destroys = |c: &str| facts_of(c).contains(&"R=destroy_option".to_string());
+        for c in [
+            "sudo sysadminctl -deleteUser jdoe -secure",
+            "dsmc archive -subdir=yes -deletefiles \"/project/2021/*\"",
+            "startosinstall --eraseinstall --agreetolicense",
+            "ansible desktops -i inventory/linux.ini -b -m user -a \"name=jdoe state=absent remove=yes\"",
+            "mongorestore --drop dump/",
+        ] {
+            assert!(destroys(c), "{c}");
+        }
+        // The verb alone in one dash (`find -delete` has its own reading), a word that only
+        // begins like one, and ansible ensuring something is there.
+        for c in [
+            "find . -name '*.pyc' -delete",
+            "git ls-files --deleted",
+            "ansible web -m apt -a \"name=nginx state=present\"",
+            "xcodebuild -scheme App -destination generic/platform=iOS",
+        ] {
+            assert!(!destroys(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn a_network_devices_reading_commands_over_ssh_read() {
+        for c in [
+            "ssh netops@edge1.example.net 'show route receive-protocol bgp 198.51.100.9 table inet.0 | count'",
+            "ssh admin@sw-core.example.net 'show bgp summary | match Estab'",
+            "ssh admin@sw1 'display interface brief | include up'",
+        ] {
+            for call in analyse(c).calls {
+                let facts: Vec<String> =
+                    of(&call).into_iter().filter(|f| f.starts_with("R=") && !f.contains('|')).collect();
+                assert!(facts.contains(&"R=read_verb".to_string()), "{c}: {} {facts:?}", call.program);
+                assert!(!facts.contains(&"R=remote_change".to_string()), "{c}: {facts:?}");
+            }
+        }
+        // Here `show` and `count` are no programs to read with.
+        assert!(!facts_of("count --reset").contains(&"R=read_verb".to_string()));
+    }
+
+    #[test]
+    fn a_deeper_tree_names_its_verb_first_when_no_subcommand_is_a_verb() {
+        assert!(
+            facts_of("az storage blob delete-batch --source eval-sets --pattern 'tmp/*'")
+                .contains(&"R=destroy_verb".to_string())
+        );
+        let listed = facts_of("az storage blob list-batch --source eval-sets");
+        assert!(listed.contains(&"R=read_verb".to_string()) && !listed.contains(&"R=destroy_verb".to_string()));
+        // An operand after a verb stays an operand: `purge-worker` names a pod here.
+        assert!(!facts_of("kubectl get pod purge-worker-7d9").contains(&"R=destroy_verb".to_string()));
+        // `modify` changes, as a subcommand and in a program's name; `du` only reads.
+        assert!(
+            facts_of("aws ec2 modify-instance-attribute --instance-id i-1 --no-disable-api-termination")
+                .contains(&"R=change_verb".to_string())
+        );
+        assert_eq!(name_verbs("ldapmodify"), ["change"]);
+        assert!(facts_of("gsutil du -sh gs://acme-checkpoints/run-7/").contains(&"R=read_verb".to_string()));
     }
 
     #[test]
