@@ -351,9 +351,9 @@ const CHANGE: [&str; 17] = [
 const DEVICE_READS: [&str; 10] =
     ["show", "display", "count", "match", "include", "exclude", "except", "begin", "section", "no-more"];
 /// Verbs that only read.
-const READ: [&str; 19] = [
+const READ: [&str; 20] = [
     "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
-    "history", "version", "stat", "stats", "du",
+    "history", "version", "stat", "stats", "du", "validate",
 ];
 
 /// The kind of a verb, as the rules' facts name them: `publish`, `destroy`, `change`, `read`.
@@ -436,6 +436,11 @@ fn facts(
             "--preview",
             "--preview-only",
             "--why-run",
+            // A deploy that only checks (`sfdx force:source:deploy --checkonly`).
+            "--checkonly",
+            "--check-only",
+            "--validate-only",
+            "--validateonly",
         ]
         .iter()
         .any(|f| has_any_case(f))
@@ -2231,6 +2236,21 @@ mod tests {
         ] {
             assert!(!destroys(c), "{c}");
         }
+    }
+
+    #[test]
+    fn a_deploy_that_only_validates_is_no_deploy() {
+        for c in [
+            "sf project deploy validate --manifest manifest/package.xml --target-org revops-prod",
+            "terraform validate",
+        ] {
+            let f = facts_of(c);
+            assert!(!f.contains(&"R=publish_verb".to_string()) && f.contains(&"R=read_verb".to_string()), "{c}: {f:?}");
+        }
+        // A check-only option is a dry run, as `--dry-run` is: the verb it qualifies stays.
+        let f = facts_of("sfdx force:source:deploy --checkonly -x manifest/package.xml -u revops-prod");
+        assert!(f.contains(&"R=dry_run".to_string()), "{f:?}");
+        assert!(facts_of("sf project deploy start --target-org revops-prod").contains(&"R=publish_verb".to_string()));
     }
 
     #[test]
