@@ -905,6 +905,20 @@ fn facts(
     if device_reads {
         out.retain(|x| !x.ends_with("_verb") || *x == "read_verb");
     }
+    // And the device's commands that change it, each with what it acts on (`clear ip bgp *`,
+    // `request system zeroize`, `copy running-config startup-config`, `write memory`, `reload`):
+    // no program of this machine's has such a name and such words (`clear` alone is a terminal's).
+    let operand = args.iter().any(|a| !a.starts_with('-'));
+    let device_changes = call.remote
+        && match tool {
+            "clear" | "request" | "copy" | "configure" | "commit" | "save" | "undo" => operand,
+            "write" => args.first().is_some_and(|a| matches!(a.as_str(), "memory" | "mem" | "erase")),
+            "reload" => true,
+            _ => false,
+        };
+    if device_changes && !out.contains(&"change_verb") {
+        out.push("change_verb");
+    }
     if has("--push") {
         out.push("publish_verb");
     }
@@ -2269,6 +2283,19 @@ mod tests {
         }
         // Here `show` and `count` are no programs to read with.
         assert!(!facts_of("count --reset").contains(&"R=read_verb".to_string()));
+        // Its commands that change it do, there; a terminal's `clear` or a `write` to a user do not.
+        for c in [
+            "ssh netops@core1.example.net 'clear ip bgp *'",
+            "timeout 300 ssh netops@pe3.example.net 'request system zeroize'",
+            "ssh admin@sw1 'copy running-config startup-config'",
+            "ssh admin@sw1 'write memory'",
+            "ssh admin@r1 reload",
+        ] {
+            assert!(facts_of(c).contains(&"R=remote_change".to_string()), "{c}: {:?}", facts_of(c));
+        }
+        for c in ["ssh web1 'clear; uptime'", "ssh web1 'write alice'", "clear ip bgp"] {
+            assert!(!facts_of(c).contains(&"R=remote_change".to_string()), "{c}: {:?}", facts_of(c));
+        }
     }
 
     #[test]
