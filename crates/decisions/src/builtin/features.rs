@@ -347,6 +347,13 @@ const CHANGE: [&str; 17] = [
     "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch", "edit",
     "import", "mb", "label", "modify",
 ];
+/// A fact added once: a call's readings can say the same thing twice.
+fn add(out: &mut Vec<&'static str>, fact: &'static str) {
+    if !out.contains(&fact) {
+        out.push(fact);
+    }
+}
+
 /// What a network device's shell reads with: its reading commands and its output filters.
 const DEVICE_READS: [&str; 10] =
     ["show", "display", "count", "match", "include", "exclude", "except", "begin", "section", "no-more"];
@@ -749,9 +756,7 @@ fn facts(
                     _ => &[],
                 };
                 for fact in facts {
-                    if !out.contains(fact) {
-                        out.push(fact);
-                    }
+                    add(&mut out, fact);
                 }
             }
         }
@@ -834,18 +839,14 @@ fn facts(
         // operand (`kubectl delete pod logs-collector`) is often a name made of words.
         // Where no subcommand is a verb, the first deeper word's leading verb is the verb of a
         // deeper tree (`az storage blob delete-batch`, `az keyvault secret set-attributes`).
+        let sub_words: Vec<&str> = subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).collect();
         let lead = deeper
             .first()
-            .filter(|_| !subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).any(|v| verb_kind(v).is_some()))
+            .filter(|_| !sub_words.iter().any(|v| verb_kind(v).is_some()))
             .and_then(|d| d.split_once(SUBCOMMAND_JOINS))
             .map(|(verb, _)| verb)
             .filter(|v| verb_kind(v).is_some());
-        let verbs: Vec<&str> = subs
-            .iter()
-            .flat_map(|s| s.split(SUBCOMMAND_JOINS))
-            .chain(deeper.iter().map(String::as_str))
-            .chain(lead)
-            .collect();
+        let verbs: Vec<&str> = sub_words.iter().copied().chain(deeper.iter().map(String::as_str)).chain(lead).collect();
         // A reading second word names what is done to the first: `kubectl rollout history`,
         // `gh release view`, `aws ec2 describe-instances` only read; so does a reading deeper
         // word (`yc compute instance list`).
@@ -898,8 +899,8 @@ fn facts(
     // `| include up`): a read there is no program to know, and the address it names is no host
     // to change.
     let device_reads = call.remote && DEVICE_READS.contains(&tool);
-    if (reads_by_option && tool != "git" || device_reads) && !out.contains(&"read_verb") {
-        out.push("read_verb");
+    if reads_by_option && tool != "git" || device_reads {
+        add(&mut out, "read_verb");
     }
     // What such a filter is given is a pattern (`| include up`), not a verb.
     if device_reads {
@@ -908,16 +909,17 @@ fn facts(
     // And the device's commands that change it, each with what it acts on (`clear ip bgp *`,
     // `request system zeroize`, `copy running-config startup-config`, `write memory`, `reload`):
     // no program of this machine's has such a name and such words (`clear` alone is a terminal's).
-    let operand = args.iter().any(|a| !a.starts_with('-'));
     let device_changes = call.remote
         && match tool {
-            "clear" | "request" | "copy" | "configure" | "commit" | "save" | "undo" => operand,
+            "clear" | "request" | "copy" | "configure" | "commit" | "save" | "undo" => {
+                args.iter().any(|a| !a.starts_with('-'))
+            }
             "write" => args.first().is_some_and(|a| matches!(a.as_str(), "memory" | "mem" | "erase")),
             "reload" => true,
             _ => false,
         };
-    if device_changes && !out.contains(&"change_verb") {
-        out.push("change_verb");
+    if device_changes {
+        add(&mut out, "change_verb");
     }
     if has("--push") {
         out.push("publish_verb");
@@ -940,9 +942,7 @@ fn facts(
             "restore" if names_database(args) => "db_restore",
             _ => continue,
         };
-        if !out.contains(&fact) {
-            out.push(fact);
-        }
+        add(&mut out, fact);
     }
     // An option that says the call destroys as it goes (`mongorestore --drop`, `rclone sync
     // --delete-excluded`, `gh pr merge --delete-branch`), whatever the program. Not
