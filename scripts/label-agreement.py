@@ -19,7 +19,8 @@ BATCHES += [(where, "a", "b") for where in
             ["fresh", "fresh-sessions", "unseen-tldr", "fresh-3", "fresh-4", "fresh-5", "fresh-6", "fresh-7",
              "fresh-8", "fresh-9", "fresh-10"]]
 BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-13", "fresh-14", "fresh-15", "fresh-16",
-                                               "fresh-17", "fresh-18", "fresh-19", "fresh-20", "fresh-21"]
+                                               "fresh-17", "fresh-18", "fresh-19", "fresh-20", "fresh-21",
+                                               "fresh-22"]
             for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 

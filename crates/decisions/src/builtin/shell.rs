@@ -947,9 +947,11 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         return;
     }
-    // `kubectl exec POD -- CMD`, and `kubectl debug node/NAME -- CMD`, in a pod or on a node.
-    if name == "kubectl"
-        && args.first().is_some_and(|(a, _)| a == "exec" || a == "debug")
+    // `kubectl exec POD -- CMD`, and `kubectl debug node/NAME -- CMD`, in a pod or on a node;
+    // kubectl's own options may come first (`kubectl -n cache --context prod exec POD -- CMD`).
+    let kubectl = if name == "kubectl" { kubectl_subcommand(&args) } else { 0 };
+    let kube_sub = |word: &str| name == "kubectl" && args.get(kubectl).is_some_and(|(a, _)| a == word);
+    if (kube_sub("exec") || kube_sub("debug"))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
         let rest = requote(&args[dash + 1..]);
@@ -960,9 +962,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     }
     // `kubectl run NAME --image=X -- CMD`, `kubectl create job NAME --image=X -- CMD`: CMD runs in
     // the cluster; the call that creates the pod or job is judged too.
-    if name == "kubectl"
-        && (args.first().is_some_and(|(a, _)| a == "run")
-            || (args.first().is_some_and(|(a, _)| a == "create") && args.get(1).is_some_and(|(a, _)| a == "job")))
+    if (kube_sub("run") || kube_sub("create") && args.get(kubectl + 1).is_some_and(|(a, _)| a == "job"))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
         let rest = requote(&args[dash + 1..]);
@@ -1412,6 +1412,32 @@ fn push(
         stdin_text: None,
         forks_itself: false,
     });
+}
+
+/// Where kubectl's subcommand is, past its own options and their values (`-n cache`,
+/// `--context prod-use1`, `--kubeconfig=~/.kube/x`).
+fn kubectl_subcommand(args: &[(String, bool)]) -> usize {
+    const VALUED: [&str; 12] = [
+        "-n",
+        "--namespace",
+        "--context",
+        "--kubeconfig",
+        "--cluster",
+        "--user",
+        "-s",
+        "--server",
+        "--as",
+        "--token",
+        "--request-timeout",
+        "-v",
+    ];
+    let mut at = 0;
+    while let Some((a, _)) = args.get(at)
+        && a.starts_with('-')
+    {
+        at += if VALUED.contains(&a.as_str()) { 2 } else { 1 };
+    }
+    at
 }
 
 /// The shell code a cloud CLI runs on a machine it names ([`parse_into`]'s remote wrappers), as
@@ -2997,6 +3023,16 @@ mod tests {
         assert_eq!((remote.0.as_str(), remote.2, remote.3), ("systemctl", true, true));
         assert_eq!(programs("ssh host")[0].0, "ssh", "a login runs nothing else");
         assert!(programs("kubectl exec -it web -- rm -rf /data")[0].2);
+        // kubectl's own options before its subcommand.
+        for c in [
+            "kubectl -n cache exec redis-0 --context prod -- redis-cli FLUSHALL",
+            "kubectl --context=prod --namespace cache exec -it redis-0 -- redis-cli FLUSHALL",
+            "kubectl -n jobs run once --image=redis --restart=Never -- redis-cli FLUSHALL",
+        ] {
+            let first = &programs(c)[0];
+            assert_eq!((first.0.as_str(), first.2), ("redis-cli", true), "{c}");
+        }
+        assert_eq!(names("kubectl -n cache logs exec"), ["kubectl"]);
         assert_eq!(names("docker exec -u app web rm -rf /app/cache"), ["rm"]);
         assert_eq!(names("command -v rm"), ["command"]);
         let remote =
