@@ -263,6 +263,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-20",
         "model/fresh-21",
         "model/fresh-22",
+        "model/fresh-23",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

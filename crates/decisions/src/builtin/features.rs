@@ -347,6 +347,20 @@ const CHANGE: [&str; 17] = [
     "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch", "edit",
     "import", "mb", "label", "modify",
 ];
+/// A URL whose last path segment is an endpoint that only searches or queries what a server holds
+/// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`).
+fn queries(url: &str) -> bool {
+    const QUERIES: [&str; 10] =
+        ["_search", "_msearch", "_count", "_mget", "_field_caps", "_sql", "query", "query_range", "search", "_explain"];
+    url.contains('/')
+        && !url.starts_with('-')
+        && url
+            .split(['?', '#'])
+            .next()
+            .and_then(|path| path.trim_end_matches('/').rsplit('/').next())
+            .is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
+}
+
 /// A fact added once: a call's readings can say the same thing twice.
 fn add(out: &mut Vec<&'static str>, fact: &'static str) {
     if !out.contains(&fact) {
@@ -774,6 +788,7 @@ fn facts(
                 "--data",
                 "--data-raw",
                 "--data-binary",
+                "--data-urlencode",
                 "-F",
                 "--form",
                 "-T",
@@ -784,12 +799,19 @@ fn facts(
             ]
             .iter()
             .any(|f| has(f));
-            let sends = method.as_deref().is_some_and(mutating)
-                || (body && method.is_none() && !short('G') && !has("--get"))
-                || (matches!(tool, "http" | "https" | "xh")
-                    && matches!(sub, "post" | "put" | "patch" | "delete" | "POST" | "PUT" | "PATCH" | "DELETE"));
+            // So is one posted to an endpoint that only searches or queries (`.../_search`,
+            // Prometheus's `/api/v1/query`, a Notion database's `/query`): what settled 27 means.
+            let query = body
+                && !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH" | "DELETE"))
+                && args.iter().any(|a| queries(a));
+            let sends = !query
+                && (method.as_deref().is_some_and(mutating)
+                    || (body && method.is_none() && !short('G') && !has("--get"))
+                    || (matches!(tool, "http" | "https" | "xh")
+                        && matches!(sub, "post" | "put" | "patch" | "delete" | "POST" | "PUT" | "PATCH" | "DELETE")));
             let local = text.contains("localhost") || text.contains("127.0.0.1");
             out.push(match (sends, local) {
+                _ if query => "read",
                 (true, false) => "send",
                 (true, true) => "send_local",
                 _ => "download",
@@ -2315,6 +2337,28 @@ mod tests {
         );
         assert_eq!(name_verbs("ldapmodify"), ["change"]);
         assert!(facts_of("gsutil du -sh gs://acme-checkpoints/run-7/").contains(&"R=read_verb".to_string()));
+    }
+
+    #[test]
+    fn a_query_posted_to_a_search_or_query_endpoint_reads() {
+        for c in [
+            "curl -s 'http://localhost:9200/orders/_search?size=0' -H 'Content-Type: application/json' -d '{\"aggs\":{}}'",
+            "curl -s http://prometheus:9090/api/v1/query --data-urlencode 'query=up == 0'",
+            "curl -X POST https://api.notion.com/v1/databases/abc123/query -d '{\"filter\":{}}'",
+        ] {
+            let facts = facts_of(c);
+            assert!(facts.contains(&"R=read".to_string()), "{c}: {facts:?}");
+            assert!(!facts.iter().any(|f| f.starts_with("R=send")), "{c}: {facts:?}");
+        }
+        // A change sent anywhere else, or a query endpoint's documents deleted, still sends.
+        for c in [
+            "curl -X DELETE http://es.example.com:9200/orders/_search/scroll/_all",
+            "curl -X PUT https://es.example.com:9200/orders/_doc/1 -d '{}'",
+            "curl -d 'name=x' https://api.example.com/v1/customers",
+            "curl --data-urlencode 'text=hello' https://hooks.example.com/notify",
+        ] {
+            assert!(facts_of(c).contains(&"R=send".to_string()), "{c}: {:?}", facts_of(c));
+        }
     }
 
     #[test]
