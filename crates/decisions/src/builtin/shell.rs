@@ -949,8 +949,10 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     }
     // `kubectl exec POD -- CMD`, and `kubectl debug node/NAME -- CMD`, in a pod or on a node;
     // kubectl's own options may come first (`kubectl -n cache --context prod exec POD -- CMD`).
-    let kubectl = if name == "kubectl" { kubectl_subcommand(&args) } else { 0 };
-    let kube_sub = |word: &str| name == "kubectl" && args.get(kubectl).is_some_and(|(a, _)| a == word);
+    // OpenShift's `oc` is kubectl with more: `oc exec`, `oc debug node/NAME -- chroot /host CMD`.
+    let kube = matches!(name.as_str(), "kubectl" | "oc");
+    let kubectl = if kube { kubectl_subcommand(&args) } else { 0 };
+    let kube_sub = |word: &str| kube && args.get(kubectl).is_some_and(|(a, _)| a == word);
     if (kube_sub("exec") || kube_sub("debug"))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
@@ -1441,14 +1443,16 @@ fn kubectl_subcommand(args: &[(String, bool)]) -> usize {
 }
 
 /// The shell code a cloud CLI runs on a machine it names ([`parse_into`]'s remote wrappers), as
-/// one script: `gcloud compute ssh`'s `--command`, `az vm run-command invoke`'s `--scripts` (each
-/// value a line), and the `commands` of `aws ssm send-command` with the shell document (a list
+/// one script: `gcloud compute ssh`'s `--command`, `az aks command invoke`'s `--command`, `az vm
+/// run-command invoke`'s `--scripts` (each value a line), and the `commands` of `aws ssm send-command` with the shell document (a list
 /// is its lines).
 fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
     let sub = |k: usize, word: &str| args.get(k).is_some_and(|(a, _)| a == word);
     let value = |flag: &str| option_values(args, &[flag]).into_iter().next();
     match name {
         "gcloud" if sub(0, "compute") && sub(1, "ssh") => value("--command"),
+        // `az aks command invoke ... --command "kubectl ..."` runs in the cluster.
+        "az" if sub(0, "aks") && sub(1, "command") && sub(2, "invoke") => value("--command"),
         "az" if sub(0, "vm") && sub(1, "run-command") && sub(2, "invoke") => {
             let at = args.iter().position(|(a, _)| a == "--scripts")?;
             let lines: Vec<&str> =
@@ -3028,6 +3032,9 @@ mod tests {
             "kubectl -n cache exec redis-0 --context prod -- redis-cli FLUSHALL",
             "kubectl --context=prod --namespace cache exec -it redis-0 -- redis-cli FLUSHALL",
             "kubectl -n jobs run once --image=redis --restart=Never -- redis-cli FLUSHALL",
+            // OpenShift's `oc` is kubectl, and AKS runs a command given as text.
+            "oc exec -n cache -c redis redis-0 -- redis-cli FLUSHALL",
+            "az aks command invoke -g rg-prod -n aks-prod --command 'redis-cli FLUSHALL'",
         ] {
             let first = &programs(c)[0];
             assert_eq!((first.0.as_str(), first.2), ("redis-cli", true), "{c}");
