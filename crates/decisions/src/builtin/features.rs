@@ -804,11 +804,10 @@ fn facts(
             let query = body
                 && !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH" | "DELETE"))
                 && args.iter().any(|a| queries(a));
-            let sends = !query
-                && (method.as_deref().is_some_and(mutating)
-                    || (body && method.is_none() && !short('G') && !has("--get"))
-                    || (matches!(tool, "http" | "https" | "xh")
-                        && matches!(sub, "post" | "put" | "patch" | "delete" | "POST" | "PUT" | "PATCH" | "DELETE")));
+            let sends = method.as_deref().is_some_and(mutating)
+                || (body && method.is_none() && !short('G') && !has("--get"))
+                || (matches!(tool, "http" | "https" | "xh")
+                    && matches!(sub, "post" | "put" | "patch" | "delete" | "POST" | "PUT" | "PATCH" | "DELETE"));
             let local = text.contains("localhost") || text.contains("127.0.0.1");
             out.push(match (sends, local) {
                 _ if query => "read",

@@ -951,8 +951,8 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // kubectl's own options may come first (`kubectl -n cache --context prod exec POD -- CMD`).
     // OpenShift's `oc` is kubectl with more: `oc exec`, `oc debug node/NAME -- chroot /host CMD`.
     let kube = matches!(name.as_str(), "kubectl" | "oc");
-    let kubectl = if kube { kubectl_subcommand(&args) } else { 0 };
-    let kube_sub = |word: &str| kube && args.get(kubectl).is_some_and(|(a, _)| a == word);
+    let kube_at = if kube { kubectl_subcommand(&args) } else { 0 };
+    let kube_sub = |word: &str| kube && args.get(kube_at).is_some_and(|(a, _)| a == word);
     if (kube_sub("exec") || kube_sub("debug"))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
@@ -964,7 +964,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     }
     // `kubectl run NAME --image=X -- CMD`, `kubectl create job NAME --image=X -- CMD`: CMD runs in
     // the cluster; the call that creates the pod or job is judged too.
-    if (kube_sub("run") || kube_sub("create") && args.get(kubectl + 1).is_some_and(|(a, _)| a == "job"))
+    if (kube_sub("run") || kube_sub("create") && args.get(kube_at + 1).is_some_and(|(a, _)| a == "job"))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
         let rest = requote(&args[dash + 1..]);
@@ -1433,19 +1433,22 @@ fn kubectl_subcommand(args: &[(String, bool)]) -> usize {
         "--request-timeout",
         "-v",
     ];
-    let mut at = 0;
-    while let Some((a, _)) = args.get(at)
-        && a.starts_with('-')
-    {
-        at += if VALUED.contains(&a.as_str()) { 2 } else { 1 };
+    past_options(args, 0, &VALUED)
+}
+
+/// Where a program's own options end, from `at` on: each in `valued` takes the next word as its
+/// value (`adb -s SERIAL shell`, `kubectl -n cache exec`, `heroku run -a app CMD`).
+fn past_options(args: &[(String, bool)], mut at: usize, valued: &[&str]) -> usize {
+    while let Some((a, _)) = args.get(at).filter(|(a, _)| a.starts_with('-')) {
+        at += if valued.contains(&a.as_str()) { 2 } else { 1 };
     }
     at
 }
 
 /// The shell code a cloud CLI runs on a machine it names ([`parse_into`]'s remote wrappers), as
 /// one script: `gcloud compute ssh`'s `--command`, `az aks command invoke`'s `--command`, `az vm
-/// run-command invoke`'s `--scripts` (each value a line), and the `commands` of `aws ssm send-command` with the shell document (a list
-/// is its lines).
+/// run-command invoke`'s `--scripts` (each value a line), and the `commands` of `aws ssm
+/// send-command` with the shell document (a list is its lines).
 fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
     let sub = |k: usize, word: &str| args.get(k).is_some_and(|(a, _)| a == word);
     let value = |flag: &str| option_values(args, &[flag]).into_iter().next();
@@ -1844,10 +1847,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             ];
             // `tmux send-keys -t PANE 'CMD' Enter`: typed into the pane's shell, and run.
             if args.get(i).is_some_and(|(a, _)| a == "send-keys" || a == "send") {
-                let mut k = i + 1;
-                while let Some((a, _)) = args.get(k).filter(|(a, _)| a.starts_with('-')) {
-                    k += if matches!(a.as_str(), "-t" | "-N") { 2 } else { 1 };
-                }
+                let k = past_options(args, i + 1, &["-t", "-N"]);
                 let keys = args.get(k..).unwrap_or_default();
                 if let Some(((last, _), typed)) = keys.split_last()
                     && matches!(last.as_str(), "Enter" | "C-m" | "KPEnter")
@@ -2022,14 +2022,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         // On another machine: `heroku run CMD`, `fly ssh console -C CMD`, and `parallel --nonall
         // -S HOSTS CMD` (the `:::` form is above).
         "heroku" if sub == Some("run") => {
-            let mut i = 1;
-            while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
-                i += if matches!(a.as_str(), "-a" | "--app" | "-s" | "--size" | "-e" | "--env" | "-r" | "--remote") {
-                    2
-                } else {
-                    1
-                };
-            }
+            let i = past_options(args, 1, &["-a", "--app", "-s", "--size", "-e", "--env", "-r", "--remote"]);
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
@@ -2072,11 +2065,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
 
 /// `adb`'s command after its own options (`-s SERIAL`, `-t ID`, `-d`, `-e`).
 fn adb_command(args: &[(String, bool)]) -> &[(String, bool)] {
-    let mut i = 0;
-    while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
-        i += if matches!(a.as_str(), "-s" | "-t" | "-H" | "-P" | "-L") { 2 } else { 1 };
-    }
-    args.get(i..).unwrap_or_default()
+    args.get(past_options(args, 0, &["-s", "-t", "-H", "-P", "-L"])..).unwrap_or_default()
 }
 
 /// Whether a call of a tool for phones and boards on USB changes what is on the device:
