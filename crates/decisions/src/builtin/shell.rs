@@ -929,15 +929,13 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         return;
     }
-    if name == "ansible" {
-        let module = args.iter().position(|(a, _)| a == "-m" || a == "--module-name").and_then(|i| args.get(i + 1));
-        if matches!(module.map(|(m, _)| m.as_str()), None | Some("shell" | "command" | "raw"))
-            && let Some(i) = args.iter().position(|(a, _)| a == "-a" || a == "--args")
-            && let Some((code, _)) = args.get(i + 1)
-            && parse_into(code, &Context { remote: true, ..inner }, out)
-        {
-            return;
-        }
+    if name == "ansible"
+        && matches!(ansible_module(&args), None | Some("shell" | "command" | "raw"))
+        && let Some(i) = args.iter().position(|(a, _)| a == "-a" || a == "--args")
+        && let Some((code, _)) = args.get(i + 1)
+        && parse_into(code, &Context { remote: true, ..inner }, out)
+    {
+        return;
     }
     // Cloud CLIs that run a shell command on a machine: `gcloud compute ssh HOST --command CMD`,
     // `az vm run-command invoke ... --scripts CMD...`, `aws ssm send-command --document-name
@@ -2071,6 +2069,12 @@ fn adb_command(args: &[(String, bool)]) -> &[(String, bool)] {
 /// Whether a call of a tool for phones and boards on USB changes what is on the device:
 /// installs, flashes, erases, writes to it or restarts it. Reads (`adb devices`, `esptool.py
 /// chip_id`, `dfu-util -l`) and local builds do not.
+/// The module an `ansible` call runs, by its short name (`-m ansible.builtin.apt` is `apt`).
+pub(crate) fn ansible_module(args: &[(String, bool)]) -> Option<&str> {
+    let i = args.iter().position(|(a, _)| a == "-m" || a == "--module-name")?;
+    args.get(i + 1).map(|(m, _)| m.rsplit('.').next().unwrap_or(m))
+}
+
 fn changes_device(name: &str, args: &[(String, bool)]) -> bool {
     let words: Vec<&str> = args.iter().map(|(a, _)| a.as_str()).collect();
     let any = |these: &[&str]| words.iter().any(|w| these.contains(w));
