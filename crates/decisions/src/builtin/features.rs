@@ -107,7 +107,9 @@ pub fn of(call: &Call) -> Vec<String> {
                 }
             }
             let name = a.split('=').next().unwrap_or(a);
-            skip_next = MESSAGE_FLAGS.contains(&name) && !a.contains('=');
+            // gsutil's `-m` is no message but its switch to run in parallel (`gsutil -m rsync
+            // ...`): the word after it is its subcommand.
+            skip_next = MESSAGE_FLAGS.contains(&name) && !a.contains('=') && !(name == "-m" && tool == "gsutil");
             // A message's own text is skipped; the word after it is no option's value.
             valued = !skip_next && takes_value(a);
             continue;
@@ -952,9 +954,12 @@ fn facts(
         && let Some(i) = args.iter().position(|a| a == "-m" || a == "--module-name")
         && let Some(module) = args.get(i + 1).map(|m| m.rsplit('.').next().unwrap_or(m))
     {
+        // Listing the hosts or tasks, or checking the syntax, runs no module.
+        let lists = ["--list-hosts", "--list-tasks", "--list-tags", "--syntax-check"].iter().any(|o| has(o));
         let reads = matches!(module, "ping" | "setup" | "debug" | "gather_facts" | "stat" | "slurp" | "fetch" | "find")
             || module.ends_with("_facts")
-            || module.ends_with("_info");
+            || module.ends_with("_info")
+            || lists;
         add(&mut out, if reads { "read_verb" } else { "change_verb" });
     }
     // A program whose verbs are options (`kafka-topics --list`, `kafka-consumer-groups
@@ -2464,6 +2469,10 @@ mod tests {
         assert!(has("ansible all -m ping", "read_verb") && !has("ansible all -m ping", "change_verb"));
         assert!(has("ansible all -m ansible.builtin.setup", "read_verb"));
         assert!(has("ansible all -m package_facts", "read_verb"));
+        assert!(!has("ansible clients -i prod.ini -b -m reboot --list-hosts", "change_verb"));
+        // gsutil's `-m` is its switch, not a message (`model/fresh-28/`).
+        assert!(has("gsutil -m rsync -n -d -r ./reports gs://b/reports", "dry_run"));
+        assert!(has("gsutil -m rm -r gs://b/old", "destroy_verb"));
         // A module's short name: `ansible.builtin.shell` runs its `-a` as a command there.
         assert!(has("ansible db -b -m ansible.builtin.shell -a 'rm -rf /var/backups/*'", "remote_change"));
         // A value the shell puts in place is no statement: its words are not the client's.

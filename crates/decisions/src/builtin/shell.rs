@@ -2258,11 +2258,15 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
         if runner {
             head = format!("{head} {}", parts[1].0);
             parts.remove(0);
-            // Three words: `ip netns exec`, `kitty @ launch`, `wezterm cli spawn`.
+            // Three words: `ip netns exec`, `kitty @ launch`, `wezterm cli spawn`, `nomad alloc exec`.
             if let Some((third, _)) = parts.get(1)
                 && matches!(
                     (head.as_str(), third.as_str()),
-                    ("ip netns", "exec") | ("kitty @", "launch") | ("wezterm cli", "spawn")
+                    ("ip netns", "exec")
+                        | ("kitty @", "launch")
+                        | ("wezterm cli", "spawn")
+                        | ("nomad alloc", "exec")
+                        | ("boundary connect", "ssh")
                 )
             {
                 head = format!("{head} {third}");
@@ -2337,6 +2341,21 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             "lxc exec" | "incus exec" | "multipass exec" => {
                 &["--env", "--user", "--group", "--cwd", "--mode", "-n", "--working-directory"]
             }
+            // A task of a Nomad allocation, on the client that runs it: another machine.
+            "nomad alloc exec" => &["-task", "-e", "-address", "-namespace", "-region", "-token"],
+            // An ssh session Boundary brokers to its target: what follows `--` runs there.
+            "boundary connect ssh" => &[
+                "-target-id",
+                "-target-name",
+                "-target-scope-id",
+                "-target-scope-name",
+                "-addr",
+                "-username",
+                "-style",
+                "-host-id",
+                "-listen-port",
+                "-authz-token",
+            ],
             "direnv exec" | "distrobox enter" => &["-n", "--name"],
             "toolbox run" => &["-c", "--container", "-d", "--distro", "-r", "--release"],
             "pkexec" => &["--user", "-u"],
@@ -2474,7 +2493,9 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             "sudo" | "doas" | "nsenter" | "pkexec" | "run0" => ctx.elevated = true,
             // Only root can run `runuser`; `gosu` and `su-exec` run as the user they name.
             "runuser" => ctx.elevated = true,
-            "multipass exec" | "limactl shell" | "tsh ssh" | "mosh" => ctx.remote = true,
+            "multipass exec" | "limactl shell" | "tsh ssh" | "mosh" | "nomad alloc exec" | "boundary connect ssh" => {
+                ctx.remote = true
+            }
             "gosu" | "su-exec" => {
                 ctx.elevated |= parts.get(1).is_some_and(|(u, _)| u == "root" || u == "0" || u.starts_with("root:"));
             }
@@ -2537,7 +2558,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
             // CMD`, `distrobox enter NAME CMD`: a positional first.
             "gosu" | "su-exec" | "direnv exec" | "aws-vault exec" | "distrobox enter" | "lxc exec" | "incus exec"
             | "multipass exec" | "nvm exec" | "abduco" | "ip netns exec" | "faketime" | "apptainer exec"
-            | "singularity exec" | "limactl shell" | "tsh ssh" | "mosh"
+            | "nomad alloc exec" | "singularity exec" | "limactl shell" | "tsh ssh" | "mosh"
                 if !parts.is_empty() && !dashed =>
             {
                 if parts.first().is_some_and(|(a, _)| a != "--") {
@@ -2576,7 +2597,7 @@ fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) 
 
 /// Runners whose subcommand runs the command after its options: `uv run pytest`, `bundle exec
 /// rake db:drop`, `op run -- ./deploy.sh`, `aws-vault exec prod -- aws s3 rb ...`.
-const RUNNERS: [(&str, &str); 48] = [
+const RUNNERS: [(&str, &str); 50] = [
     ("pnpm", "dlx"),
     ("pnpm", "exec"),
     ("yarn", "exec"),
@@ -2594,6 +2615,8 @@ const RUNNERS: [(&str, &str); 48] = [
     ("apptainer", "exec"),
     ("singularity", "exec"),
     ("ip", "netns"),
+    ("nomad", "alloc"),
+    ("boundary", "connect"),
     ("kitty", "@"),
     ("wezterm", "cli"),
     ("perf", "stat"),
@@ -2763,6 +2786,14 @@ mod tests {
         );
         // A virtual machine is another machine.
         assert!(programs("multipass exec vm1 -- rm -rf /srv")[0].2);
+        // A Nomad allocation's task runs on its client (`model/fresh-28/`); `alloc status` is no wrapper.
+        let nomad = &programs("nomad alloc exec -task api 7c2d91ab cat /local/config.yaml")[0];
+        assert_eq!((nomad.0.as_str(), nomad.2), ("cat", true));
+        assert_eq!(names("nomad alloc exec -i -t -job web rm -rf /alloc/data"), ["rm"]);
+        assert_eq!(names("nomad alloc status 7c2d91ab"), ["nomad"]);
+        let brokered = &programs("boundary connect ssh -target-id ttcp_7Hq2 -- sudo systemctl restart envoy")[0];
+        assert_eq!((brokered.0.as_str(), brokered.2, brokered.3), ("systemctl", true, true));
+        assert_eq!(names("boundary connect ssh -target-id ttcp_7Hq2"), ["boundary"]);
         // What they run is the call: `uv run pytest` is `pytest`.
         assert_eq!(names("uv run pytest -x"), ["pytest"]);
         assert_eq!(names("bundle exec rails db:drop"), ["rails"]);
