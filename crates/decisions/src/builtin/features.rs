@@ -932,9 +932,12 @@ fn facts(
         if fetches_deps || verbs.iter().any(|v| FETCH.contains(v)) {
             out.push("download");
         }
-        // A pull request, issue or release opened or changed on a forge is published (rule 5).
+        // A pull request, issue or release opened or changed on a forge is published (rule 5), and
+        // a workflow dispatched or a run started again runs there (`gh workflow run deploy.yml`,
+        // `gh run rerun 948 --failed`).
         if matches!(sub, "pr" | "mr" | "issue" | "issues" | "release" | "pulls")
             && matches!(sub2, "create" | "merge" | "comment" | "close" | "edit" | "delete" | "reopen" | "review")
+            || tool == "gh" && matches!((sub, sub2), ("workflow", "run") | ("run", "rerun"))
         {
             out.push("publish_verb");
         }
@@ -1201,7 +1204,10 @@ fn facts(
     // (`aws s3 cp out.csv s3://bucket/ --acl public-read` uploads).
     if matches!(sub2, "cp" | "sync" | "mv") || matches!(sub, "cp" | "sync" | "copy" | "copyto") {
         let ends: Vec<&str> = operands(args).map(path_class).collect();
+        let to_stdout = operands(args).last() == Some("-");
         match ends.last() {
+            // Copied out to standard output, to be read (`aws s3 cp s3://b/manifest.json - | jq`).
+            _ if to_stdout && ends.contains(&"store_url") => out.push("read"),
             Some(&"store_url") => out.push("send"),
             Some(_) if ends.contains(&"store_url") => out.push("download"),
             _ => {}
@@ -1496,7 +1502,8 @@ fn looks_like_script(a: &str) -> bool {
 fn operands(args: &[String]) -> impl Iterator<Item = &str> {
     args.iter().enumerate().filter_map(|(i, a)| {
         let value = i.checked_sub(1).is_some_and(|b| takes_value(&args[b]));
-        (!a.starts_with('-') && !value).then_some(a.as_str())
+        // A lone `-` is an end too: standard input or output (`aws s3 cp s3://b/k - | jq`).
+        ((!a.starts_with('-') || a == "-") && !value).then_some(a.as_str())
     })
 }
 
@@ -2473,6 +2480,14 @@ mod tests {
         // gsutil's `-m` is its switch, not a message (`model/fresh-28/`).
         assert!(has("gsutil -m rsync -n -d -r ./reports gs://b/reports", "dry_run"));
         assert!(has("gsutil -m rm -r gs://b/old", "destroy_verb"));
+        // A copy out to standard output reads; a workflow dispatched on a forge runs there
+        // (`model/fresh-29/`).
+        assert!(has("aws s3 cp s3://ml-prod/v42/manifest.json - | jq .metrics", "read"));
+        assert!(!has("aws s3 cp s3://ml-prod/v42/manifest.json -", "send"));
+        assert!(has("aws s3 cp - s3://ml-prod/notes.txt", "send"));
+        assert!(has("gh workflow run release.yml -f version=0.9.1", "publish_verb"));
+        assert!(has("gh run rerun 9481726354 --failed", "publish_verb"));
+        assert!(!has("gh workflow list", "publish_verb") && !has("gh run view 948", "publish_verb"));
         // A module's short name: `ansible.builtin.shell` runs its `-a` as a command there.
         assert!(has("ansible db -b -m ansible.builtin.shell -a 'rm -rf /var/backups/*'", "remote_change"));
         // A value the shell puts in place is no statement: its words are not the client's.

@@ -1454,6 +1454,8 @@ fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
         "gcloud" if sub(0, "compute") && sub(1, "ssh") => value("--command"),
         // `az aks command invoke ... --command "kubectl ..."` runs in the cluster.
         "az" if sub(0, "aks") && sub(1, "command") && sub(2, "invoke") => value("--command"),
+        // `aws ecs execute-command ... --command "CMD"` runs CMD in a task's container.
+        "aws" if sub(0, "ecs") && sub(1, "execute-command") => value("--command"),
         "az" if sub(0, "vm") && sub(1, "run-command") && sub(2, "invoke") => {
             let at = args.iter().position(|(a, _)| a == "--scripts")?;
             let lines: Vec<&str> =
@@ -2791,6 +2793,11 @@ mod tests {
         assert_eq!((nomad.0.as_str(), nomad.2), ("cat", true));
         assert_eq!(names("nomad alloc exec -i -t -job web rm -rf /alloc/data"), ["rm"]);
         assert_eq!(names("nomad alloc status 7c2d91ab"), ["nomad"]);
+        // A task's container on ECS (`model/fresh-29/`).
+        let ecs = &programs(
+            "aws ecs execute-command --cluster prod --task 9f2e --container api --interactive --command \"cat /app/config.yaml\"",
+        )[0];
+        assert_eq!((ecs.0.as_str(), ecs.2), ("cat", true));
         let brokered = &programs("boundary connect ssh -target-id ttcp_7Hq2 -- sudo systemctl restart envoy")[0];
         assert_eq!((brokered.0.as_str(), brokered.2, brokered.3), ("systemctl", true, true));
         assert_eq!(names("boundary connect ssh -target-id ttcp_7Hq2"), ["boundary"]);
