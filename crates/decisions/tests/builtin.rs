@@ -270,6 +270,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-27",
         "model/fresh-28",
         "model/fresh-29",
+        "model/fresh-30",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
