@@ -2068,15 +2068,15 @@ fn adb_command(args: &[(String, bool)]) -> &[(String, bool)] {
     args.get(past_options(args, 0, &["-s", "-t", "-H", "-P", "-L"])..).unwrap_or_default()
 }
 
-/// Whether a call of a tool for phones and boards on USB changes what is on the device:
-/// installs, flashes, erases, writes to it or restarts it. Reads (`adb devices`, `esptool.py
-/// chip_id`, `dfu-util -l`) and local builds do not.
 /// The module an `ansible` call runs, by its short name (`-m ansible.builtin.apt` is `apt`).
-pub(crate) fn ansible_module(args: &[(String, bool)]) -> Option<&str> {
+fn ansible_module(args: &[(String, bool)]) -> Option<&str> {
     let i = args.iter().position(|(a, _)| a == "-m" || a == "--module-name")?;
     args.get(i + 1).map(|(m, _)| m.rsplit('.').next().unwrap_or(m))
 }
 
+/// Whether a call of a tool for phones and boards on USB changes what is on the device:
+/// installs, flashes, erases, writes to it or restarts it. Reads (`adb devices`, `esptool.py
+/// chip_id`, `dfu-util -l`) and local builds do not.
 fn changes_device(name: &str, args: &[(String, bool)]) -> bool {
     let words: Vec<&str> = args.iter().map(|(a, _)| a.as_str()).collect();
     let any = |these: &[&str]| words.iter().any(|w| these.contains(w));
