@@ -272,6 +272,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-29",
         "model/fresh-30",
         "model/fresh-31",
+        "model/fresh-32",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
