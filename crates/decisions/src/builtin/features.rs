@@ -471,7 +471,7 @@ fn facts(
     let has_any_case = |f: &str| {
         args.iter().any(|a| {
             let (name, value) = a.split_once('=').unwrap_or((a, ""));
-            name.replace('_', "-").eq_ignore_ascii_case(f) && !off(value)
+            same_option(name, f) && !off(value)
         })
     };
     let dry = dash_n
@@ -1203,8 +1203,9 @@ fn facts(
     // A copy or sync between a store and here: which way it goes. An option's value is no end
     // (`aws s3 cp out.csv s3://bucket/ --acl public-read` uploads).
     if matches!(sub2, "cp" | "sync" | "mv") || matches!(sub, "cp" | "sync" | "copy" | "copyto") {
-        let ends: Vec<&str> = operands(args).map(path_class).collect();
-        let to_stdout = operands(args).last() == Some("-");
+        let ops: Vec<&str> = operands(args).collect();
+        let ends: Vec<&str> = ops.iter().map(|a| path_class(a)).collect();
+        let to_stdout = ops.last() == Some(&"-");
         match ends.last() {
             // Copied out to standard output, to be read (`aws s3 cp s3://b/manifest.json - | jq`).
             _ if to_stdout && ends.contains(&"store_url") => out.push("read"),
@@ -1574,7 +1575,14 @@ fn takes_value(a: &str) -> bool {
     !long.is_empty()
         && !long.contains('=')
         && !long.get(..3).is_some_and(|n| n.eq_ignore_ascii_case("no-"))
-        && !SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(&long.replace('_', "-")))
+        && !SWITCHES.iter().any(|s| same_option(s, long))
+}
+
+/// Whether two option names are one, in any case and with `_` for `-` (`--dryRun`, `--dry_run`
+/// are `--dry-run`): compared byte by byte, since the hook asks this of every option it reads.
+fn same_option(a: &str, b: &str) -> bool {
+    let norm = |c: u8| if c == b'_' { b'-' } else { c.to_ascii_lowercase() };
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| norm(x) == norm(y))
 }
 
 /// What joins the words of a subcommand (`db:drop`, `delete-bucket`, `purge_queue`, `vm.destroy`).
@@ -1896,6 +1904,11 @@ mod tests {
         }
     }
 
+    /// Whether a command's calls give the rule fact (`R=` and its name).
+    fn has_fact(command: &str, fact: &str) -> bool {
+        facts_of(command).contains(&format!("R={fact}"))
+    }
+
     /// The rule facts a command's calls give.
     fn facts_of(command: &str) -> Vec<String> {
         features(command).into_iter().filter(|f| f.starts_with("R=") && !f.contains('|')).collect()
@@ -1947,7 +1960,7 @@ mod tests {
 
     #[test]
     fn a_partition_table_is_written_only_when_the_call_says_so() {
-        let has = |c: &str, fact: &str| facts_of(c).contains(&format!("R={fact}"));
+        let has = has_fact;
         assert!(has("sudo sfdisk /dev/sdb < layout.sfdisk", "device_write"));
         assert!(has("sudo sfdisk -d /dev/sda > sda-layout.txt", "read"));
         assert!(has("sudo sfdisk --list /dev/nvme0n1", "read"));
@@ -2445,11 +2458,12 @@ mod tests {
 
     #[test]
     fn readings_found_in_the_sets_by_others() {
-        let has = |c: &str, fact: &str| facts_of(c).contains(&format!("R={fact}"));
+        let has = has_fact;
         // A dry run spelled with an underscore (`model/fresh-26/`), and its switch takes no value.
         assert!(has("bq query --dry_run --use_legacy_sql=false 'DELETE FROM a.b WHERE x = 1'", "dry_run"));
         assert!(!has("bq query --dry_run=false 'DELETE FROM a.b'", "dry_run"));
         assert!(!takes_value("--dry_run"));
+        assert!(same_option("--DRY_run", "--dry-run") && !same_option("--dry-runs", "--dry-run"));
         // A program named with `post` is Postfix's or PostgreSQL's: reading its queue over ssh
         // changes nothing there (`model/fresh-25/`).
         assert!(name_verbs("postqueue").is_empty() && name_verbs("postconf").is_empty());
