@@ -21,7 +21,8 @@ BATCHES += [(where, "a", "b") for where in
 BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-13", "fresh-14", "fresh-15", "fresh-16",
                                                "fresh-17", "fresh-18", "fresh-19", "fresh-20", "fresh-21",
                                                "fresh-22", "fresh-23", "fresh-24",
-                                               "fresh-25", "fresh-26", "fresh-27", "fresh-28", "fresh-29", "fresh-30", "fresh-31", "fresh-32"]
+                                               "fresh-25", "fresh-26", "fresh-27", "fresh-28", "fresh-29", "fresh-30", "fresh-31", "fresh-32",
+                                               "fresh-33"]
             for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 

@@ -273,6 +273,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-30",
         "model/fresh-31",
         "model/fresh-32",
+        "model/fresh-33",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
