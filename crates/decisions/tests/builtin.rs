@@ -274,6 +274,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-31",
         "model/fresh-32",
         "model/fresh-33",
+        "model/fresh-34",
+        "model/fresh-35",
+        "model/fresh-36",
+        "model/fresh-37",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

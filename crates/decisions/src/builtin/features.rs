@@ -47,7 +47,22 @@ const MESSAGE_FLAGS: [&str; 10] =
     ["-m", "--message", "--title", "-t", "--body", "-b", "--notes", "--description", "--subject", "--comment"];
 
 /// Programs that run a script file named by their first argument.
-const INTERPRETERS: [&str; 10] = ["sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl"];
+const INTERPRETERS: [&str; 14] = [
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "python",
+    "python3",
+    "node",
+    "ruby",
+    "perl",
+    "pwsh",
+    "pwsh.exe",
+    "powershell",
+    "powershell.exe",
+];
 
 /// The features of one call, as strings.
 pub fn of(call: &Call) -> Vec<String> {
@@ -149,7 +164,10 @@ pub fn of(call: &Call) -> Vec<String> {
     }
     // A program named for what it does (`dropdb`, `lvcreate`, `userdel`, `mongorestore`): the
     // kind of verb in its name, so one no row names is judged by it too.
-    let verbs = if script.is_none() { name_verbs(&tool) } else { Vec::new() };
+    let verbs = match &script {
+        Some(_) => Vec::new(),
+        None => cmdlet_verbs(&call.program).unwrap_or_else(|| name_verbs(&tool)),
+    };
     for kind in &verbs {
         f.push(format!("v={kind}"));
     }
@@ -168,8 +186,21 @@ pub fn of(call: &Call) -> Vec<String> {
     let acts = |x: &&str| {
         matches!(*x, "destroy_verb" | "change_verb" | "restore_verb" | "destroy_option" | "db_restore" | "publish_verb")
     };
-    if !call.remote && facts.iter().any(acts) && !facts.iter().any(reads) && aims_elsewhere(args) {
+    // A restore written to a file here (`litestream restore -o data/app.db s3://...`) restores
+    // from there, not onto it.
+    let output = args.iter().any(|a| a == "-o" || a == "--output" || a.starts_with("--output="));
+    let elsewhere = |x: &&str| acts(x) && !(output && matches!(*x, "restore_verb" | "db_restore"));
+    if !call.remote && facts.iter().any(elsewhere) && !facts.iter().any(reads) && aims_elsewhere(args) {
         f.push("R=elsewhere_change".into());
+    }
+    // Made by a client whose every change is made on a server or a service: a cluster's scheduler
+    // (`scontrol`, `sacctmgr`), a hosting platform (`fly`), a Workspace tenant (`gam`). Not what
+    // it publishes (a scheduler's `release` lets a held job run), nor what only reads.
+    if SERVED.contains(&tool.as_str())
+        && facts.iter().any(|x| *x != "publish_verb" && acts(x))
+        && !facts.iter().any(reads)
+    {
+        f.push("R=served_change".into());
     }
     // Production, and nothing says the call only reads it.
     if facts.contains(&"production") && !facts.iter().any(reads) {
@@ -284,7 +315,10 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
         ("send", &["push", "send", "upload", "publish", "deploy", "release", "notify", "pub"]),
         (
             "read",
-            &["list", "show", "stat", "status", "info", "view", "dump", "check", "diff", "get", "top", "ls", "cat"],
+            &[
+                "list", "show", "stat", "status", "info", "view", "dump", "check", "diff", "get", "top", "ls", "cat",
+                "printenv",
+            ],
         ),
     ];
     let name: String = tool.chars().filter(char::is_ascii_alphabetic).collect();
@@ -304,10 +338,39 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
     out
 }
 
+/// Clients whose changes are all made on a server or a service, not on this machine.
+const SERVED: [&str; 6] = ["scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus"];
+
+/// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
+/// `Get-Mailbox`), by what PowerShell's approved verbs are documented to do; none for a name
+/// that is no cmdlet's (`git-lfs`, `docker-compose`: lower case).
+fn cmdlet_verbs(program: &str) -> Option<Vec<&'static str>> {
+    let (verb, noun) = program.split_once('-')?;
+    let capital =
+        |w: &str| w.starts_with(|c: char| c.is_ascii_uppercase()) && w.chars().all(|c| c.is_ascii_alphanumeric());
+    if !capital(verb) || !capital(noun) || !verb[1..].chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let kind = match verb.to_ascii_lowercase().as_str() {
+        "get" | "find" | "search" | "test" | "show" | "read" | "measure" | "compare" | "resolve" | "trace"
+        | "watch" | "wait" | "receive" | "select" | "format" => "read",
+        "remove" | "clear" | "uninstall" | "unregister" | "revoke" => "destroy",
+        "send" | "publish" | "deploy" | "submit" | "push" => "send",
+        "restore" => "restore",
+        "new" | "set" | "add" | "update" | "sync" | "invoke" | "start" | "stop" | "restart" | "suspend" | "resume"
+        | "enable" | "disable" | "install" | "register" | "grant" | "block" | "unblock" | "lock" | "unlock"
+        | "reset" | "move" | "rename" | "copy" | "import" | "initialize" | "mount" | "dismount" | "save" | "write"
+        | "edit" | "merge" | "split" | "join" | "approve" | "deny" | "complete" | "close" | "open" | "protect"
+        | "unprotect" | "repair" | "optimize" | "limit" | "request" | "backup" | "rotate" => "change",
+        _ => return Some(Vec::new()),
+    };
+    Some(vec![kind])
+}
+
 /// Verbs that publish or send (rule 5): a platform's, a package manager's.
-const PUBLISH: [&str; 16] = [
+const PUBLISH: [&str; 17] = [
     "publish", "release", "deploy", "upload", "push", "promote", "submit", "ship", "merge", "rollout", "send",
-    "notify", "post", "invoke", "trigger", "fork",
+    "notify", "post", "invoke", "trigger", "fork", "shelve",
 ];
 /// Verbs that destroy (rule 7).
 const DESTROY: [&str; 35] = [
@@ -348,9 +411,42 @@ const DESTROY: [&str; 35] = [
     "obliterate",
 ];
 /// Verbs that change.
-const CHANGE: [&str; 17] = [
-    "apply", "create", "up", "install", "upgrade", "scale", "drain", "cordon", "set", "put", "update", "patch", "edit",
-    "import", "mb", "label", "modify",
+const CHANGE: [&str; 35] = [
+    "apply",
+    "create",
+    "up",
+    "install",
+    "upgrade",
+    "scale",
+    "drain",
+    "cordon",
+    "set",
+    "put",
+    "update",
+    "patch",
+    "edit",
+    "import",
+    "mb",
+    "label",
+    "modify",
+    "stop",
+    "restart",
+    "hold",
+    "suspend",
+    "resume",
+    "lock",
+    "unlock",
+    "detach",
+    "attach",
+    "failover",
+    "switchover",
+    "transfer",
+    "enable",
+    "disable",
+    "unset",
+    "grant",
+    "requeue",
+    "rotate",
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`).
@@ -479,6 +575,8 @@ fn facts(
             "--dry-run",
             "--dryrun",
             "--what-if",
+            // PowerShell's (`Remove-MgUser ... -WhatIf`).
+            "-whatif",
             "--check",
             "--noop",
             "--simulate",
@@ -503,6 +601,12 @@ fn facts(
         || (has("-N") && tool.starts_with("mkfs"))
         // The LVM tools' `--test` (`-t`) changes no metadata.
         || ((has("--test") || short('t')) && LVM.contains(&tool))
+        // Liquibase's `update-sql`, `rollback-sql`, ...: the SQL it would run, printed.
+        || (tool == "liquibase" && sub.ends_with("-sql"))
+        // GAM changes messages only with `doit`: without it, it shows what it would do.
+        || (tool == "gam" && args.iter().any(|a| a == "messages" || a == "message") && !has("doit"))
+        // `flux create ... --export` only prints the object it would create.
+        || (tool == "flux" && sub == "create" && has("--export"))
         // OpenShift's `oc adm prune` only says what it would prune without `--confirm`.
         || (tool == "oc" && sub == "adm" && sub2 == "prune" && !has("--confirm"))
         // `cargo release` only says what it would do without `--execute`.
@@ -714,15 +818,16 @@ fn facts(
             })
         }
         "scp" | "sftp" => {
-            if args.last().is_some_and(|a| path_class(a) == "remote_path") {
+            if args.last().is_some_and(|a| remote_operand(a)) {
                 out.push("send");
             } else {
                 out.push("download");
             }
         }
         "rsync" => {
-            let onto = args.iter().rev().find(|a| !a.starts_with('-')).map_or("", |a| path_class(a));
-            if onto == "remote_path" {
+            let last = args.iter().rev().find(|a| !a.starts_with('-'));
+            let onto = last.map_or("", |a| path_class(a));
+            if last.is_some_and(|a| remote_operand(a)) {
                 out.push("send");
             }
             // `--delete` (`--delete-after`, ...) deletes what the source lacks: onto a home, the
@@ -805,6 +910,16 @@ fn facts(
                     add(&mut out, fact);
                 }
             }
+        }
+        // `az rest --method post --url ...`: Azure's own HTTP client, GET unless told.
+        "az" if sub == "rest" => {
+            let method = args
+                .iter()
+                .position(|a| a == "--method" || a == "-m")
+                .and_then(|i| args.get(i + 1))
+                .map(|m| m.to_ascii_uppercase());
+            let sends = method.as_deref().is_some_and(|m| matches!(m, "POST" | "PUT" | "PATCH" | "DELETE"));
+            out.push(if sends { "send" } else { "download" });
         }
         "curl" | "wget" | "http" | "https" | "xh" => {
             let method = args
@@ -1477,6 +1592,8 @@ fn script(call: &Call, program: &str, tool: &str) -> Option<String> {
     let system = ["/usr/", "/bin/", "/sbin/"].iter().any(|d| program.starts_with(d));
     if program.contains('/') && !system {
         Some(program.to_string())
+    } else if super::powershell::is_powershell(tool) {
+        super::powershell::script_of(&call.args).map(str::to_string)
     } else if INTERPRETERS.contains(&tool) {
         call.args.iter().find(|a| !a.starts_with('-')).filter(|a| looks_like_script(a)).cloned()
     } else {
@@ -1496,7 +1613,7 @@ pub fn program(call: &Call) -> Option<u32> {
 
 fn looks_like_script(a: &str) -> bool {
     let ext = a.rsplit('.').next().unwrap_or("");
-    a.contains('/') || matches!(ext, "sh" | "bash" | "py" | "js" | "mjs" | "rb" | "pl" | "ts")
+    a.contains('/') || matches!(ext, "sh" | "bash" | "py" | "js" | "mjs" | "rb" | "pl" | "ts" | "ps1")
 }
 
 /// The words of a call that are neither options nor a long option's value (`--acl public-read`).
@@ -1703,6 +1820,18 @@ pub fn path_class(a: &str) -> &'static str {
         return "number";
     }
     "name"
+}
+
+/// An operand of a copy between machines (`scp`, `rsync`) on another one: `user@host:path`,
+/// `host.example.com:path`, or a host named alone (`dtn01:/archive/`, `backup::module`); not a
+/// drive letter (`C:\\x`) or a path with a colon in it (`./a:b`).
+fn remote_operand(a: &str) -> bool {
+    path_class(a) == "remote_path"
+        || a.split_once(':').is_some_and(|(host, _)| {
+            host.len() > 1
+                && !host.starts_with('-')
+                && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@'))
+        })
 }
 
 /// Whether a word names another machine: a login at one, `user@host` (not a package's
@@ -2508,5 +2637,57 @@ mod tests {
         let f = features("psql \"$(heroku config:get DATABASE_URL -a shop)\" -c \"TRUNCATE TABLE audit_events;\"");
         assert!(!f.iter().any(|x| x == "q=config" || x == "q=heroku"), "{f:?}");
         assert!(f.contains(&"R=db_destroy".into()), "{f:?}");
+        // PowerShell run by `pwsh -Command`: a cmdlet of a service the code connected to changes
+        // it there, a reading one reads, `-WhatIf` only says (`model/fresh-32/`).
+        let connected = "pwsh -Command 'Connect-MgGraph -NoWelcome; Remove-MgUser -UserId k@x.com'";
+        assert!(has(connected, "remote_change") && has(connected, "destroy_verb"));
+        assert!(!has(
+            "pwsh -Command 'Connect-ExchangeOnline; Get-Mailbox -RecipientTypeDetails SharedMailbox | Select-Object Name'",
+            "remote_change"
+        ));
+        assert!(has("pwsh -c 'Remove-MgUser -UserId k@x.com -WhatIf'", "dry_run"));
+        assert!(features("pwsh -NoProfile -File ./scripts/Sync-Licenses.ps1 -Apply").contains(&"x=script".into()));
+        // `flux create ... --export` prints (`model/fresh-30/`); U-Boot's `fw_printenv` reads
+        // (`model/fresh-31/`).
+        assert!(has("flux create source git app --url=https://github.com/acme/app --branch=main --export", "dry_run"));
+        assert_eq!(name_verbs("fw_printenv"), ["read"]);
+        // A cmdlet's approved verb says what it does (`model/fresh-35/`).
+        assert_eq!(cmdlet_verbs("Invoke-MgWipeDeviceManagementManagedDevice"), Some(vec!["change"]));
+        assert_eq!(cmdlet_verbs("Get-MgDeviceManagementManagedDevice"), Some(vec!["read"]));
+        assert_eq!(cmdlet_verbs("Remove-Item"), Some(vec!["destroy"]));
+        assert_eq!(cmdlet_verbs("git-lfs"), None);
+        assert_eq!(cmdlet_verbs("docker-compose"), None);
+        assert!(has(
+            "pwsh -Command \"Invoke-MgRetireDeviceManagementManagedDevice -ManagedDeviceId 5d2a\"",
+            "remote_change"
+        ));
+        // A scheduler's, a platform's or a tenant's client changes them there (`model/fresh-34/`,
+        // `model/fresh-35/`); a verb that stops, holds or moves changes.
+        assert!(has("scontrol update nodename=cn031 state=drain reason=ECC", "served_change"));
+        assert!(has("sacctmgr -i modify account lab set GrpTRES=cpu=2048", "served_change"));
+        assert!(has("fly machine stop -a tallyhub-staging 3d8d", "served_change"));
+        assert!(!has("fly status -a tallyhub-prod", "served_change"));
+        assert!(!has("scontrol show node cn031", "served_change"));
+        assert!(!has("scontrol release 4812,4813", "served_change"));
+        // Liquibase's `-sql` commands print the SQL (`model/fresh-11/`).
+        assert!(has("liquibase --url=jdbc:postgresql://db:5432/app update-sql", "dry_run"));
+        assert!(!has("liquibase --url=jdbc:postgresql://db:5432/app update", "dry_run"));
+        assert!(has("gam user a@b.uk transfer drive c@b.uk", "served_change"));
+        // GAM only shows what it would do to messages without `doit` (settled point 28).
+        assert!(has("gam user a@b.uk delete messages query older_than:1y", "dry_run"));
+        assert!(!has("gam user a@b.uk delete messages query older_than:1y doit", "dry_run"));
+        // A host named alone is another machine to a copy.
+        assert!(has("rsync -aHAX --delete /project/refs/ dtn01:/archive/refs/", "send"));
+        assert!(has("scp build.tar.gz bf-agent-02:/srv/", "send"));
+        assert!(!has("rsync -a src/ backup/", "send") && !has("scp notes.txt ./a:b", "send"));
+        // A restore written to a file here restores from there (written knowing a held-out row).
+        assert!(!has("litestream restore -o data/app.db s3://acme/app.db", "elsewhere_change"));
+        assert!(has("pg_restore -h db.example.com -d app backups/app.dump", "elsewhere_change"));
+        // `az rest` sends with a method that changes, and reads without one.
+        assert!(has(
+            "az rest --method POST --url https://graph.microsoft.com/v1.0/users/k/revokeSignInSessions",
+            "send"
+        ));
+        assert!(!has("az rest --url https://graph.microsoft.com/v1.0/users/k", "send"));
     }
 }

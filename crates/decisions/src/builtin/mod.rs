@@ -15,6 +15,7 @@
 pub mod dictionary;
 pub mod features;
 pub mod inline;
+pub mod powershell;
 pub mod shell;
 pub mod train;
 

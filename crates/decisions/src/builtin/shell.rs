@@ -852,6 +852,20 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         parse_into(&printed_by(code, &ctx).unwrap_or_else(|| code.clone()), &inner, out);
         return;
     }
+    // PowerShell's code (`pwsh -Command '...; Remove-MgUser ...'`): each statement it runs, as a
+    // call; a cmdlet of a service the code connected to runs there.
+    if super::powershell::is_powershell(&name)
+        && let Some(code) = super::powershell::code_of(&args)
+    {
+        let before = out.len();
+        for s in super::powershell::statements(&code).into_iter().take(EXPANSION_MAX) {
+            let there = Context { remote: ctx.remote || s.remote, ..inner };
+            parse_into(&super::powershell::shell_line(&s.words), &there, out);
+        }
+        if out.len() > before {
+            return;
+        }
+    }
     if name == "eval" || (matches!(name.as_str(), "su" | "runuser") && args.iter().any(|(a, _)| a == "-c")) {
         let code: Vec<&str> = match name.as_str() {
             "su" | "runuser" => {
@@ -982,8 +996,12 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // runs in one on another machine's daemon, there). Docker's own options may come first.
     // `docker compose exec SERVICE CMD` (`docker-compose exec`) too: a container of the project.
     let sub = docker.as_ref().and_then(|(_, at)| *at).map(|at| at + usize::from(args[at].0 == "compose"));
+    // `docker compose run SERVICE CMD` too, a one-off container of the project's service, unless
+    // it binds this machine's directories (below).
+    let binds = |at: usize| args[at..].iter().any(|(a, _)| a == "-v" || a.starts_with("--volume"));
+    let compose = |at: usize| ((at > 0 && args[at - 1].0 == "compose") || name == "docker-compose") && !binds(at);
     if let Some(at) = sub
-        && args.get(at).is_some_and(|(a, _)| a == "exec")
+        && args.get(at).is_some_and(|(a, _)| a == "exec" || (a == "run" && compose(at)))
         && let Some(rest) = container_command(&args[at + 1..])
         && parse_into(&rest, &inner, out)
     {
@@ -1822,6 +1840,10 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             Some(_) => here(vec![requote(&args[1..])]),
             None => Vec::new(),
         },
+        // `gam csv FILE gam ARGS` (`gam loop ...`): the GAM command it runs for each row.
+        "gam" if matches!(sub, Some("csv" | "loop")) => {
+            here(args.iter().position(|(a, _)| a == "gam").map(|i| requote(&args[i..])).into_iter().collect())
+        }
         "vagrant" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
         "tmux" => {
             // Its own options (`-L socket`, `-f file`; `-c CMD` runs CMD), then the command.
@@ -2677,8 +2699,26 @@ fn ssh_command(args: &[(String, bool)]) -> Option<String> {
 
 /// What `docker exec [options] CONTAINER CMD...` runs inside.
 fn container_command(args: &[(String, bool)]) -> Option<String> {
-    const VALUED: [&str; 9] =
-        ["-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys", "--index"];
+    // `exec`'s and compose `run`'s options that take a value.
+    const VALUED: [&str; 17] = [
+        "-e",
+        "--env",
+        "-u",
+        "--user",
+        "-w",
+        "--workdir",
+        "--env-file",
+        "--detach-keys",
+        "--index",
+        "-v",
+        "--volume",
+        "--name",
+        "--entrypoint",
+        "-p",
+        "--publish",
+        "-l",
+        "--label",
+    ];
     let mut i = 0;
     while i < args.len() && args[i].0.starts_with('-') {
         i += if VALUED.contains(&args[i].0.as_str()) { 2 } else { 1 };
@@ -2697,6 +2737,14 @@ mod tests {
 
     fn names(command: &str) -> Vec<String> {
         analyse(command).calls.into_iter().map(|c| c.program).collect()
+    }
+
+    #[test]
+    fn a_compose_run_and_a_gam_batch_run_their_commands() {
+        assert_eq!(names("docker compose run --rm -e X=1 wpcli wp db reset --yes"), ["wp"]);
+        assert_eq!(names("docker-compose run web rake db:drop"), ["rake"]);
+        let calls = programs("gam csv y7.csv gam create user ~Email firstname ~First");
+        assert!(calls.iter().any(|(p, a, _, _)| p == "gam" && a.first().is_some_and(|w| w == "create")), "{calls:?}");
     }
 
     #[test]
