@@ -338,8 +338,9 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
     out
 }
 
-/// Clients whose changes are all made on a server or a service, not on this machine.
-const SERVED: [&str; 6] = ["scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus"];
+/// Clients whose changes are all made on a server or a service, not on this machine: a cluster's
+/// scheduler, a hosting platform, a Workspace tenant, a transfer service.
+const SERVED: [&str; 8] = ["scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus", "vercel", "netlify"];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
 /// `Get-Mailbox`), by what PowerShell's approved verbs are documented to do; none for a name
@@ -368,12 +369,28 @@ fn cmdlet_verbs(program: &str) -> Option<Vec<&'static str>> {
 }
 
 /// Verbs that publish or send (rule 5): a platform's, a package manager's.
-const PUBLISH: [&str; 17] = [
-    "publish", "release", "deploy", "upload", "push", "promote", "submit", "ship", "merge", "rollout", "send",
-    "notify", "post", "invoke", "trigger", "fork", "shelve",
+const PUBLISH: [&str; 18] = [
+    "publish",
+    "release",
+    "deploy",
+    "upload",
+    "push",
+    "promote",
+    "submit",
+    "ship",
+    "merge",
+    "rollout",
+    "send",
+    "notify",
+    "post",
+    "invoke",
+    "trigger",
+    "fork",
+    "shelve",
+    "distribute",
 ];
 /// Verbs that destroy (rule 7).
-const DESTROY: [&str; 35] = [
+const DESTROY: [&str; 36] = [
     "yank",
     "unpublish",
     "deprecate",
@@ -409,9 +426,10 @@ const DESTROY: [&str; 35] = [
     "unregister",
     "nuke",
     "obliterate",
+    "expire",
 ];
 /// Verbs that change.
-const CHANGE: [&str; 35] = [
+const CHANGE: [&str; 37] = [
     "apply",
     "create",
     "up",
@@ -447,6 +465,8 @@ const CHANGE: [&str; 35] = [
     "grant",
     "requeue",
     "rotate",
+    "add",
+    "alter",
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`).
@@ -473,9 +493,9 @@ fn add(out: &mut Vec<&'static str>, fact: &'static str) {
 const DEVICE_READS: [&str; 10] =
     ["show", "display", "count", "match", "include", "exclude", "except", "begin", "section", "no-more"];
 /// Verbs that only read.
-const READ: [&str; 21] = [
+const READ: [&str; 22] = [
     "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
-    "history", "version", "stat", "stats", "du", "validate", "tree",
+    "history", "version", "stat", "stats", "du", "validate", "tree", "cat",
 ];
 
 /// The fact a gRPC method's leading verb gives (`pkg.v1.OrderService/CancelOrder` destroys,
@@ -1002,7 +1022,8 @@ fn facts(
     }
     // Verbs that fetch into files here (rule 6: a download written into a file).
     const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
-    if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman") {
+    // Not xcodebuild's actions, which all build (`archive` is a build for distribution).
+    if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman" | "xcodebuild") {
         // A deeper word counts whole (`gcloud compute instances delete`), never its parts: an
         // operand (`kubectl delete pod logs-collector`) is often a name made of words.
         // Where no subcommand is a verb, the first deeper word's leading verb is the verb of a
@@ -2676,6 +2697,12 @@ mod tests {
         // GAM only shows what it would do to messages without `doit` (settled point 28).
         assert!(has("gam user a@b.uk delete messages query older_than:1y", "dry_run"));
         assert!(!has("gam user a@b.uk delete messages query older_than:1y doit", "dry_run"));
+        // `model/fresh-36/` and `model/fresh-37/`: a store's `cat` reads, xcodebuild's `archive`
+        // builds, `add` and `--alter` change, a platform's client changes it there.
+        assert!(!has("gsutil cat gs://composer-prod-bucket/dags/a.py", "production_change"));
+        assert!(!has("xcodebuild archive -scheme App -archivePath build/App.xcarchive", "destroy_verb"));
+        assert!(has("vercel domains add shop.example.com storefront", "served_change"));
+        assert!(has("amtool silence expire 1f2e", "destroy_verb"));
         // A host named alone is another machine to a copy.
         assert!(has("rsync -aHAX --delete /project/refs/ dtn01:/archive/refs/", "send"));
         assert!(has("scp build.tar.gz bf-agent-02:/srv/", "send"));

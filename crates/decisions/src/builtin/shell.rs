@@ -1470,6 +1470,23 @@ fn cloud_command(name: &str, args: &[(String, bool)]) -> Option<String> {
     let value = |flag: &str| option_values(args, &[flag]).into_iter().next();
     match name {
         "gcloud" if sub(0, "compute") && sub(1, "ssh") => value("--command"),
+        // `gcloud composer environments run ENV [--location L] dags trigger -- ARGS`: the Airflow
+        // command, run in the environment.
+        "gcloud" if sub(0, "composer") && sub(1, "environments") && sub(2, "run") => {
+            let mut words = vec!["airflow".to_string()];
+            let mut rest = args.iter().skip(4).map(|(a, _)| a.as_str());
+            while let Some(a) = rest.next() {
+                match a {
+                    "--location" | "--project" | "--impersonate-service-account" => {
+                        rest.next();
+                    }
+                    "--" => {}
+                    _ if a.starts_with("--location=") || a.starts_with("--project=") => {}
+                    _ => words.push(quote(a)),
+                }
+            }
+            (words.len() > 1).then(|| words.join(" "))
+        }
         // `az aks command invoke ... --command "kubectl ..."` runs in the cluster.
         "az" if sub(0, "aks") && sub(1, "command") && sub(2, "invoke") => value("--command"),
         // `aws ecs execute-command ... --command "CMD"` runs CMD in a task's container.
@@ -2737,6 +2754,16 @@ mod tests {
 
     fn names(command: &str) -> Vec<String> {
         analyse(command).calls.into_iter().map(|c| c.program).collect()
+    }
+
+    #[test]
+    fn a_composer_environment_runs_airflow_there() {
+        let calls =
+            programs("gcloud composer environments run prod-2 --location us-central1 dags trigger -- orders -e 2024");
+        assert!(
+            calls.iter().any(|(p, a, remote, _)| p == "airflow" && a[..2] == ["dags", "trigger"] && *remote),
+            "{calls:?}"
+        );
     }
 
     #[test]
