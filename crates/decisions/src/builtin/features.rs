@@ -177,7 +177,9 @@ pub fn of(call: &Call) -> Vec<String> {
     // changing (`apps:destroy`, `useradd`) changes.
     let reads = |x: &&str| matches!(*x, "read" | "read_verb" | "db_read" | "print" | "help" | "dry_run" | "download");
     let named_change = verbs.iter().any(|v| *v != "read");
-    if call.remote && (facts.iter().any(|x| !reads(x)) || named_change || !call.writes.is_empty()) {
+    // Output thrown away (`2>/dev/null`) is no write.
+    let writes = call.writes.iter().any(|(_, target)| target != "/dev/null");
+    if call.remote && (facts.iter().any(|x| !reads(x)) || named_change || writes) {
         f.push("R=remote_change".into());
     }
     // Aimed at another machine by an address, not a shell there (`serve deploy --address
@@ -493,9 +495,9 @@ fn add(out: &mut Vec<&'static str>, fact: &'static str) {
 const DEVICE_READS: [&str; 10] =
     ["show", "display", "count", "match", "include", "exclude", "except", "begin", "section", "no-more"];
 /// Verbs that only read.
-const READ: [&str; 22] = [
+const READ: [&str; 24] = [
     "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
-    "history", "version", "stat", "stats", "du", "validate", "tree", "cat",
+    "history", "version", "stat", "stats", "du", "validate", "tree", "cat", "wait", "lookup",
 ];
 
 /// The fact a gRPC method's leading verb gives (`pkg.v1.OrderService/CancelOrder` destroys,
@@ -684,8 +686,11 @@ fn facts(
         "dd" => {
             if args.iter().any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null")) {
                 out.push("device_write");
-            } else {
+            } else if args.iter().any(|a| a.starts_with("of=")) || !call.writes.is_empty() {
                 out.push("file_write");
+            } else {
+                // Without `of=` it copies to standard output: it reads (`dd if=/dev/sda | gzip`).
+                out.push("read");
             }
         }
         // `wipefs` without `-a` or an offset only lists signatures.
@@ -2703,6 +2708,17 @@ mod tests {
         assert!(!has("xcodebuild archive -scheme App -archivePath build/App.xcarchive", "destroy_verb"));
         assert!(has("vercel domains add shop.example.com storefront", "served_change"));
         assert!(has("amtool silence expire 1f2e", "destroy_verb"));
+        // `model/fresh-38/`: `wait` and `lookup` read; output thrown away is no write on another
+        // machine; `dd` without `of=` reads.
+        assert!(!has("aws ecs wait services-stable --cluster ledgerly-prod --services web", "production_change"));
+        assert!(!has(
+            "aws cloudtrail lookup-events --lookup-attributes AttributeKey=Username,AttributeValue=x",
+            "change_verb"
+        ));
+        assert!(!has("ssh web-prod-03 'sudo find / -xdev -perm -4000 -type f 2>/dev/null'", "remote_change"));
+        assert!(has("ssh web-prod-03 'find /srv -type f > /tmp/list.txt'", "remote_change"));
+        assert!(!has("ssh web-prod-03 'sudo dd if=/dev/nvme1n1 bs=4M status=none' | gzip > disk.gz", "remote_change"));
+        assert!(has("dd if=/dev/zero of=disk.img bs=1M count=10", "file_write"));
         // A host named alone is another machine to a copy.
         assert!(has("rsync -aHAX --delete /project/refs/ dtn01:/archive/refs/", "send"));
         assert!(has("scp build.tar.gz bf-agent-02:/srv/", "send"));
