@@ -280,6 +280,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-37",
         "model/fresh-38",
         "model/fresh-39",
+        "model/fresh-40",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
