@@ -23,7 +23,7 @@ BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-
                                                "fresh-22", "fresh-23", "fresh-24",
                                                "fresh-25", "fresh-26", "fresh-27", "fresh-28", "fresh-29", "fresh-30", "fresh-31", "fresh-32",
                                                "fresh-33", "fresh-34", "fresh-35", "fresh-36", "fresh-37",
-                                               "fresh-38", "fresh-39", "fresh-40"]
+                                               "fresh-38", "fresh-39", "fresh-40", "fresh-41"]
             for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 

@@ -281,6 +281,7 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-38",
         "model/fresh-39",
         "model/fresh-40",
+        "model/fresh-41",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
