@@ -190,8 +190,8 @@ pub fn of(call: &Call) -> Vec<String> {
     };
     // A restore written to a file here (`litestream restore -o data/app.db s3://...`) restores
     // from there, not onto it.
-    let output = args.iter().any(|a| a == "-o" || a == "--output" || a.starts_with("--output="));
-    let elsewhere = |x: &&str| acts(x) && !(output && matches!(*x, "restore_verb" | "db_restore"));
+    let output = || args.iter().any(|a| a == "-o" || a == "--output" || a.starts_with("--output="));
+    let elsewhere = |x: &&str| acts(x) && !(matches!(*x, "restore_verb" | "db_restore") && output());
     if !call.remote && facts.iter().any(elsewhere) && !facts.iter().any(reads) && aims_elsewhere(args) {
         f.push("R=elsewhere_change".into());
     }
@@ -348,7 +348,7 @@ const SERVED: [&str; 8] = ["scontrol", "sacctmgr", "gam", "fly", "flyctl", "glob
 /// `Get-Mailbox`), by what PowerShell's approved verbs are documented to do; none for a name
 /// that is no cmdlet's (`git-lfs`, `docker-compose`: lower case).
 fn cmdlet_verbs(program: &str) -> Option<Vec<&'static str>> {
-    let (verb, noun) = program.split_once('-')?;
+    let (verb, noun) = super::powershell::cmdlet(program)?;
     let capital =
         |w: &str| w.starts_with(|c: char| c.is_ascii_uppercase()) && w.chars().all(|c| c.is_ascii_alphanumeric());
     if !capital(verb) || !capital(noun) || !verb[1..].chars().all(|c| c.is_ascii_lowercase()) {
@@ -482,6 +482,17 @@ fn queries(url: &str) -> bool {
             .next()
             .and_then(|path| path.trim_end_matches('/').rsplit('/').next())
             .is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
+}
+
+/// An HTTP client's method, in capitals, given by the first of these options with a value.
+fn request_method(args: &[String], flags: &[&str]) -> Option<String> {
+    let at = args.iter().position(|a| flags.contains(&a.as_str()))?;
+    args.get(at + 1).map(|m| m.to_ascii_uppercase())
+}
+
+/// Whether an HTTP method changes what the server holds.
+fn changes_server(method: &str) -> bool {
+    matches!(method, "POST" | "PUT" | "PATCH" | "DELETE")
 }
 
 /// A fact added once: a call's readings can say the same thing twice.
@@ -938,23 +949,13 @@ fn facts(
         }
         // `az rest --method post --url ...`: Azure's own HTTP client, GET unless told.
         "az" if sub == "rest" => {
-            let method = args
-                .iter()
-                .position(|a| a == "--method" || a == "-m")
-                .and_then(|i| args.get(i + 1))
-                .map(|m| m.to_ascii_uppercase());
-            let sends = method.as_deref().is_some_and(|m| matches!(m, "POST" | "PUT" | "PATCH" | "DELETE"));
+            let sends = request_method(args, &["--method", "-m"]).as_deref().is_some_and(changes_server);
             out.push(if sends { "send" } else { "download" });
         }
         "curl" | "wget" | "http" | "https" | "xh" => {
-            let method = args
-                .iter()
-                .position(|a| a == "-X" || a == "--request" || a == "--method")
-                .and_then(|i| args.get(i + 1).cloned())
-                .or_else(|| args.iter().find_map(|a| a.strip_prefix("--method=").map(str::to_string)))
-                .map(|m| m.to_ascii_uppercase());
+            let method = request_method(args, &["-X", "--request", "--method"])
+                .or_else(|| args.iter().find_map(|a| a.strip_prefix("--method=")).map(str::to_ascii_uppercase));
             // A body sent with an explicit GET is a query (settled 27).
-            let mutating = |m: &str| matches!(m, "POST" | "PUT" | "PATCH" | "DELETE");
             let body = [
                 "-d",
                 "--data",
@@ -976,7 +977,7 @@ fn facts(
             let query = body
                 && !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH" | "DELETE"))
                 && args.iter().any(|a| queries(a));
-            let sends = method.as_deref().is_some_and(mutating)
+            let sends = method.as_deref().is_some_and(changes_server)
                 || (body && method.is_none() && !short('G') && !has("--get"))
                 || (matches!(tool, "http" | "https" | "xh")
                     && matches!(sub, "post" | "put" | "patch" | "delete" | "POST" | "PUT" | "PATCH" | "DELETE"));

@@ -156,7 +156,7 @@ const REMOTE_PREFIXES: [&str; 11] = ["Mg", "Az", "AzureAD", "Msol", "AD", "EXO",
 const AIMED: [&str; 6] = ["computername", "cimsession", "session", "hostname", "vmname", "containerid"];
 
 /// A cmdlet's name, `Verb-Noun`: the verb and the noun.
-fn cmdlet(word: &str) -> Option<(&str, &str)> {
+pub(crate) fn cmdlet(word: &str) -> Option<(&str, &str)> {
     let (verb, noun) = word.split_once('-')?;
     let letters = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric());
     (letters(verb) && letters(noun) && verb.starts_with(|c: char| c.is_ascii_alphabetic())).then_some((verb, noun))
