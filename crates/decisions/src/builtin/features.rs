@@ -107,6 +107,9 @@ pub fn of(call: &Call) -> Vec<String> {
     let mut deeper: Vec<String> = Vec::new();
     let mut skip_next = false;
     let mut valued = false;
+    // Azure's options take lists of bare words (`--secret-permissions get list`): its command
+    // tree's words all come before its first option.
+    let mut tree_ended = false;
     for (i, a) in args.iter().enumerate() {
         if skip_next {
             skip_next = false;
@@ -121,6 +124,7 @@ pub fn of(call: &Call) -> Vec<String> {
                     f.push(format!("t={tool}|s={s}|f={fl}"));
                 }
             }
+            tree_ended = tool == "az" && !subs.is_empty();
             let name = a.split('=').next().unwrap_or(a);
             // gsutil's `-m` is no message but its switch to run in parallel (`gsutil -m rsync
             // ...`): the word after it is its subcommand.
@@ -142,7 +146,7 @@ pub fn of(call: &Call) -> Vec<String> {
             }
             continue;
         }
-        if !value && !named && deeper.len() < 2 && !quoted && is_subcommand(a) {
+        if !value && !named && !tree_ended && deeper.len() < 2 && !quoted && is_subcommand(a) {
             deeper.push(a.to_ascii_lowercase());
         }
         let class = if i > 0 && host_option(&args[i - 1], a) { "host" } else { path_class(a) };
@@ -341,8 +345,10 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 }
 
 /// Clients whose changes are all made on a server or a service, not on this machine: a cluster's
-/// scheduler, a hosting platform, a Workspace tenant, a transfer service.
-const SERVED: [&str; 8] = ["scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus", "vercel", "netlify"];
+/// scheduler, a hosting platform, a Workspace tenant, a transfer service, a secrets server (`vault`),
+/// a DNS server's zone data (`pdnsutil`).
+const SERVED: [&str; 10] =
+    ["scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus", "vercel", "netlify", "vault", "pdnsutil"];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
 /// `Get-Mailbox`), by what PowerShell's approved verbs are documented to do; none for a name
@@ -431,7 +437,7 @@ const DESTROY: [&str; 36] = [
     "expire",
 ];
 /// Verbs that change.
-const CHANGE: [&str; 37] = [
+const CHANGE: [&str; 38] = [
     "apply",
     "create",
     "up",
@@ -469,6 +475,7 @@ const CHANGE: [&str; 37] = [
     "rotate",
     "add",
     "alter",
+    "replace",
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`).
@@ -482,6 +489,18 @@ fn queries(url: &str) -> bool {
             .next()
             .and_then(|path| path.trim_end_matches('/').rsplit('/').next())
             .is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
+}
+
+/// Whether an ansible network module's arguments give it only commands that show
+/// (`-m junos_command -a "commands='show system alarms'"`, `commands=['show version', 'show ip
+/// route']`): a device's `show`, `display`, `ping` and `traceroute` read.
+fn shows_only(a: &str) -> bool {
+    let Some(list) = a.trim().strip_prefix("commands=") else {
+        return false;
+    };
+    let items: Vec<&str> = list.split([',', '[', ']', '\'', '"']).map(str::trim).filter(|i| !i.is_empty()).collect();
+    !items.is_empty()
+        && items.iter().all(|i| matches!(i.split_whitespace().next(), Some("show" | "display" | "ping" | "traceroute")))
 }
 
 /// An HTTP client's method, in capitals, given by the first of these options with a value.
@@ -626,6 +645,14 @@ fn facts(
         ]
         .iter()
         .any(|f| has_any_case(f))
+        // A build's property that asks for one (`mvn release:prepare -DdryRun=true`, Gradle's
+        // `-PdryRun`).
+        || args.iter().any(|a| {
+            let property = a.strip_prefix("-D").or_else(|| a.strip_prefix("-P")).unwrap_or("");
+            let (name, value) = property.split_once('=').unwrap_or((property, "true"));
+            let name = format!("--{name}");
+            (same_option(&name, "--dry-run") || same_option(&name, "--dryrun")) && !off(value)
+        })
         // Salt's `test=True` reports what a state would change.
         || args.iter().any(|a| a.eq_ignore_ascii_case("test=true"))
         // Azure's `what-if` subcommand previews a deployment.
@@ -1035,9 +1062,13 @@ fn facts(
         // Where no subcommand is a verb, the first deeper word's leading verb is the verb of a
         // deeper tree (`az storage blob delete-batch`, `az keyvault secret set-attributes`).
         let sub_words: Vec<&str> = subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).collect();
+        // Not after a subcommand that serves, builds or tests here: `supabase functions serve
+        // notify-courier` names a function, not a verb. (A pipeline started, `tkn pipeline start
+        // deploy-api`, runs what its name says, elsewhere.)
+        let runs_here = sub_words.iter().any(|v| matches!(*v, "serve" | "dev" | "test" | "build" | "watch"));
         let lead = deeper
             .first()
-            .filter(|_| !sub_words.iter().any(|v| verb_kind(v).is_some()))
+            .filter(|_| !runs_here && !sub_words.iter().any(|v| verb_kind(v).is_some()))
             .and_then(|d| d.split_once(SUBCOMMAND_JOINS))
             .map(|(verb, _)| verb)
             .filter(|v| verb_kind(v).is_some());
@@ -1104,17 +1135,21 @@ fn facts(
         let reads = matches!(module, "ping" | "setup" | "debug" | "gather_facts" | "stat" | "slurp" | "fetch" | "find")
             || module.ends_with("_facts")
             || module.ends_with("_info")
+            || (module.ends_with("_command") && args.iter().any(|a| shows_only(a)))
             || lists;
         add(&mut out, if reads { "read_verb" } else { "change_verb" });
     }
     // A program whose verbs are options (`kafka-topics --list`, `kafka-consumer-groups
     // --describe`, `dpkg --status`): such an option that reads says the call reads. Not one
     // that qualifies another verb (`rsync --stats`, `git commit --status`).
-    let reads_by_option = args.iter().any(|a| {
-        a.strip_prefix("--").is_some_and(|o| {
-            matches!(o, "list" | "ls" | "describe" | "show" | "get" | "info" | "view" | "inspect" | "status")
-        })
-    });
+    // Nor one beside a subcommand's verb (`aws iam update-access-key --status Inactive`).
+    let sub_verb = subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).any(|v| verb_kind(v).is_some());
+    let reads_by_option = !sub_verb
+        && args.iter().any(|a| {
+            a.strip_prefix("--").is_some_and(|o| {
+                matches!(o, "list" | "ls" | "describe" | "show" | "get" | "info" | "view" | "inspect" | "status")
+            })
+        });
     // A network device's shell over ssh, whose commands are verbs (`ssh edge1 'show route ...
     // | count'`, `display interface brief`) and whose output filters are words (`| match Estab`,
     // `| include up`): a read there is no program to know, and the address it names is no host
@@ -1142,8 +1177,26 @@ fn facts(
     if device_changes {
         add(&mut out, "change_verb");
     }
-    if has("--push") {
+    // A build told to publish what it builds (`electron-builder --publish always`), unless told
+    // never. Docker's `--publish` maps a port.
+    let publish_option = |i: usize, a: &str| {
+        let value = a
+            .strip_prefix("--publish=")
+            .or_else(|| (a == "--publish").then(|| args.get(i + 1).map_or("", String::as_str)));
+        value.is_some_and(|v| !matches!(v, "never" | "false" | "none"))
+    };
+    let ports = matches!(tool, "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose");
+    if has("--push") || (!ports && args.iter().enumerate().any(|(i, a)| publish_option(i, a))) {
         out.push("publish_verb");
+    }
+    // fastlane's actions that upload a build to a store (`fastlane supply`, `deliver`, `pilot`).
+    if tool == "fastlane"
+        && matches!(
+            sub,
+            "supply" | "deliver" | "pilot" | "upload_to_play_store" | "upload_to_app_store" | "upload_to_testflight"
+        )
+    {
+        add(&mut out, "publish_verb");
     }
     // A program named for what it does (`dropuser`, `vgremove`, `sendmail`, `useradd`; `named`,
     // its [`name_verbs`]): the rules' fact of the verb, as a subcommand's. Not one named for
@@ -1243,8 +1296,28 @@ fn facts(
     // Any other program handed a statement (`snowsql -q 'DROP ...'`, `bq query 'DELETE ...'`,
     // `wrangler d1 execute DB --command '...'`): the statement is what it does.
     // Only a statement option's value or a quoted operand: a message (`git commit -m`) is data.
+    // A request whose JSON body carries a statement (`curl -X POST .../api/2.0/sql/statements -d
+    // '{"statement": "SELECT ..."}'`, `databricks api post ... --json`, D1's `/query` with
+    // `{"sql": ...}`) does what the statement does, on the service's server: rule 5 and settled
+    // point 5, not a post.
+    let in_body: Vec<String> = if DB.contains(&tool) || DATA_TOOLS.contains(&tool) {
+        Vec::new()
+    } else {
+        args.iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                let before = i.checked_sub(1).and_then(|b| args.get(b)).map_or("", String::as_str);
+                (BODY_FLAGS.contains(&before) || call.quoted.get(*i).copied().unwrap_or(false))
+                    && a.trim_start().starts_with('{')
+                    && a.len() < 100_000
+            })
+            .flat_map(|(_, a)| body_statements(a))
+            .collect()
+    };
     let statements: Vec<&String> = if DB.contains(&tool) || DATA_TOOLS.contains(&tool) {
         Vec::new()
+    } else if !in_body.is_empty() {
+        in_body.iter().collect()
     } else {
         const GIVES: [&str; 9] =
             ["-q", "--query", "-e", "--execute", "--command", "-c", "--sql", "--query-string", "-s"];
@@ -1290,7 +1363,8 @@ fn facts(
             .and_then(|i| args.get(i + 1))
             .is_some_and(|h| elsewhere(h))
             || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
-            || args.iter().filter_map(|a| uri_host(a)).any(elsewhere);
+            || args.iter().filter_map(|a| uri_host(a)).any(elsewhere)
+            || (!in_body.is_empty() && !args.iter().any(|a| a.contains("localhost") || a.contains("127.0.0.1")));
         // Its words, whole: `deleted_at` deletes nothing, nor `updated_at` updates, nor SQL's
         // functions of those names (`replace(email, ...)`, MySQL's `truncate(price, 2)`); a
         // method is a call (`db.users.drop()`).
@@ -1327,6 +1401,7 @@ fn facts(
                 *q || a.starts_with("-c") || matches!(a.as_str(), "-e" | "--eval" | "-f" | "--command" | "--file")
             })
             && !call.reads_script;
+        let known = out.len();
         if explained || rolls_back(call, tool) {
             out.push("db_read");
         } else if session && !destroys && !changes && !reads {
@@ -1337,6 +1412,10 @@ fn facts(
             out.push(if remote_db { "db_change_remote" } else { "db_change" });
         } else if reads {
             out.push("db_read");
+        }
+        // What the body's statement does, when it says, is what the request does.
+        if !in_body.is_empty() && out.len() > known {
+            out.retain(|x| !matches!(*x, "send" | "send_local" | "publish_verb" | "download" | "read"));
         }
     }
     if paths.contains(&"store_url") && (DESTROY.contains(&sub2) || DESTROY.contains(&sub)) {
@@ -1391,6 +1470,41 @@ fn own_args(call: &Call, tool: &str) -> usize {
 }
 
 /// An SQL statement: what a text handed to a program starts with, when it is one.
+/// The options that give an HTTP request its body (curl's, wget's, the cloud CLIs' `--json`).
+const BODY_FLAGS: [&str; 9] =
+    ["-d", "--data", "--data-raw", "--data-binary", "--json", "--body", "--post-data", "--payload", "--input-json"];
+
+/// The SQL a request's JSON body carries: a statement key's string (`statement`, `sql`), or a
+/// query key's that reads as a statement (`{"query": "SELECT ..."}`). A GraphQL query or a search
+/// engine's (`{"query": "category:discontinued"}`) is no SQL.
+fn body_statements(body: &str) -> Vec<String> {
+    fn walk(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, v) in map {
+                    let key = key.to_ascii_lowercase();
+                    match v {
+                        serde_json::Value::String(s)
+                            if matches!(key.as_str(), "statement" | "sql" | "stmt" | "sqltext" | "sql_text")
+                                || (matches!(key.as_str(), "query" | "q") && STATEMENT.is_match(s)) =>
+                        {
+                            out.push(s.clone());
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(body) {
+        walk(&value, &mut out);
+    }
+    out
+}
+
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?is)^\s*(?:select\s|with\s+\w+\s+as\s|show\s|describe\s|explain\s|drop\s+(?:table|database|schema|index|view|user|role|keyspace|collection)\b|delete\s+from\s|truncate\s|update\s+\S+\s+set\s|alter\s+(?:table|database|schema|user)\s|insert\s+(?:into|overwrite)\s|merge\s+into\s|create\s+(?:or\s+replace\s+)?(?:table|database|schema|index|view)\s|grant\s|revoke\s)",
@@ -1928,6 +2042,8 @@ fn aims_elsewhere(args: &[String]) -> bool {
 fn host_option(option: &str, value: &str) -> bool {
     match option {
         "--host" | "--hostname" | "--server" | "--broker" => is_domain(value),
+        // A Supabase project, hosted (`supabase secrets set ... --project-ref qzvh...`).
+        "--project-ref" => !value.is_empty() && !value.starts_with('-'),
         "-h" | "-H" => is_domain(value) && value.split('.').count() >= 3,
         _ => false,
     }
@@ -2155,6 +2271,61 @@ mod tests {
             let facts = facts_of(c);
             assert!(facts.contains(&format!("R={want}")), "{c}: {facts:?}");
             assert!(!facts.contains(&format!("R={not}")), "{c}: {facts:?}");
+        }
+    }
+
+    #[test]
+    fn a_request_whose_body_is_a_statement_does_what_the_statement_does() {
+        let url = "https://dbc-1234.cloud.databricks.com/api/2.0/sql/statements";
+        let curl = |sql: &str| {
+            format!(
+                "curl -s -X POST {url} -H 'Content-Type: application/json' -d '{{\"warehouse_id\":\"ab12\",\"statement\":\"{sql}\"}}'"
+            )
+        };
+        let cli =
+            |sql: &str| format!("databricks api post /api/2.0/sql/statements --json '{{\"statement\":\"{sql}\"}}'");
+        for (c, want) in [
+            (curl("SELECT day, count(*) FROM events GROUP BY day"), "db_read"),
+            (cli("DESCRIBE HISTORY main.sales.orders"), "db_read"),
+            (cli("DROP TABLE IF EXISTS main.sales.orders_tmp"), "db_destroy_remote"),
+            (curl("DELETE FROM main.sales.orders WHERE day < '2020-01-01'"), "db_destroy_remote"),
+            (cli("VACUUM main.sales.orders RETAIN 168 HOURS"), "db_change_remote"),
+            (
+                "curl -X POST https://api.cloudflare.com/client/v4/accounts/a1/d1/database/d2/query -d '{\"sql\": \"UPDATE users SET plan = ? WHERE id = ?\", \"params\": [\"pro\", 7]}'".to_string(),
+                "db_destroy_remote",
+            ),
+            ("curl -s localhost:8123/ -d '{\"query\": \"SELECT 1\"}'".to_string(), "db_read"),
+        ] {
+            let facts = facts_of(&c);
+            assert!(facts.contains(&format!("R={want}")), "{c}: {facts:?}");
+            for post in ["send", "publish_verb", if want == "db_read" { "db_destroy_remote" } else { "read" }] {
+                assert!(!facts.contains(&format!("R={post}")), "{c}: {facts:?}");
+            }
+        }
+        // A statement it cannot read, or a query key that holds none (GraphQL, a search engine's
+        // query), leaves the post it was.
+        assert!(has_fact(&curl("RESTORE TABLE main.sales.orders TO VERSION AS OF 41"), "send"));
+        for c in [
+            "curl -X POST https://api.example.com/graphql -d '{\"query\": \"mutation { deleteUser(id: 3) { id } }\"}'",
+            "bin/post -c products -d '{\"delete\": {\"query\": \"category:discontinued\"}}'",
+        ] {
+            assert!(!facts_of(c).iter().any(|f| f.starts_with("R=db_")), "{c}: {:?}", facts_of(c));
+        }
+        assert!(has_fact(
+            "curl -X POST https://api.example.com/graphql -d '{\"query\": \"{ users { id } }\"}'",
+            "send"
+        ));
+    }
+
+    #[test]
+    fn a_build_property_that_asks_for_a_dry_run_is_one() {
+        for c in
+            ["mvn release:prepare -DdryRun=true", "mvn -B release:prepare -DdryRun", "./gradlew publish -PdryRun=true"]
+        {
+            assert!(has_fact(c, "dry_run"), "{c}");
+        }
+        for c in ["mvn release:prepare -DdryRun=false", "mvn -DskipTests deploy", "mvn -Pprod deploy"] {
+            assert!(!has_fact(c, "dry_run"), "{c}");
         }
     }
 
@@ -2610,6 +2781,45 @@ mod tests {
         assert!(features("sudo /sbin/shutdown -h now").contains(&"R=power".into()));
         assert_eq!(program(&call("./scripts/cleanup.sh --all")), None);
         assert_eq!(program(&call("bash scripts/deploy.sh")), None);
+    }
+
+    #[test]
+    fn readings_found_in_fresh_42_and_43() {
+        let has = has_fact;
+        // Azure's option lists are no command words; a reading option beside a subcommand's verb
+        // does not make the call a read.
+        assert!(!has("az keyvault set-policy --name kv-app --object-id 1f2e --key-permissions get list", "read_verb"));
+        assert!(has("az keyvault set-policy --name kv-app --object-id 1f2e --key-permissions get list", "change_verb"));
+        assert!(has("az keyvault secret list --vault-name kv-app", "read_verb"));
+        assert!(!has("aws iam update-login-profile --user-name ops --status Inactive", "read_verb"));
+        assert!(
+            has("dpkg --status nginx", "read_verb")
+                && has("kafka-topics --bootstrap-server k:9092 --list", "read_verb")
+        );
+        // An operand after a subcommand that runs something here is a name, not a verb.
+        assert!(!has("supabase functions serve send-digest --no-verify-jwt", "publish_verb"));
+        assert!(has("az storage blob delete-batch --source logs --account-name st1", "destroy_verb"));
+        // A network module given only commands that show reads; one that configures changes.
+        assert!(has("ansible -i inv core -m cisco.ios.ios_command -a \"commands='show ip bgp summary'\"", "read_verb"));
+        assert!(has("ansible -i inv core -m ios_command -a \"commands=['show version', 'show clock']\"", "read_verb"));
+        assert!(has("ansible -i inv core -m ios_command -a \"commands='reload in 5'\"", "change_verb"));
+        assert!(has("ansible -i inv core -m ios_config -a \"lines='no shutdown'\"", "change_verb"));
+        // A build told to publish publishes; Docker's `--publish` maps a port.
+        assert!(has("npx electron-builder --mac --publish always", "publish_verb"));
+        assert!(!has("npx electron-builder --mac --publish never", "publish_verb"));
+        assert!(!has("docker run --publish 8080:80 nginx", "publish_verb"));
+        assert!(has("bundle exec fastlane deliver --submit_for_review", "publish_verb"));
+        assert!(!has("bundle exec fastlane lanes", "publish_verb"));
+        // A secrets server's and a DNS server's changes are made there.
+        assert!(features("vault kv put secret/app/db password=x").contains(&"R=served_change".into()));
+        assert!(features("pdnsutil delete-rrset example.org www A").contains(&"R=served_change".into()));
+        assert!(features("pdnsutil replace-rrset example.org www A 300 192.0.2.7").contains(&"R=served_change".into()));
+        assert!(!features("vault kv get secret/app/db").contains(&"R=served_change".into()));
+        // A hosted Supabase project named is another machine.
+        assert!(
+            features("supabase secrets set API_KEY=x --project-ref abcdefgh").contains(&"R=elsewhere_change".into())
+        );
+        assert!(!features("supabase secrets set API_KEY=x").contains(&"R=elsewhere_change".into()));
     }
 
     #[test]

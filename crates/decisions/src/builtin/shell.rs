@@ -890,8 +890,10 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
             }
         }
     }
+    // With no command, what comes in on its standard input is the remote shell's (`ssh HOST
+    // <<'EOF' ... EOF`): a heredoc or a here-string fed to it runs there.
     if name == "ssh"
-        && let Some(rest) = ssh_command(&args)
+        && let Some(rest) = ssh_command(&args).or_else(|| heredoc.clone())
     {
         let remote = Context { remote: true, ..inner };
         let before = out.len();
@@ -3220,6 +3222,11 @@ mod tests {
         assert_eq!(names("cat <<'EOF' > notes.md\nrm -rf /\nEOF"), ["cat"]);
         // But a heredoc fed to a shell runs.
         assert_eq!(names("bash <<'EOF'\nrm -rf /tmp/x\nEOF"), ["rm"]);
+        // So does one fed to ssh with no command: the remote shell reads it.
+        let there = programs("ssh admin@web-3.example.net <<'EOF'\nsudo rm -rf /srv/app/releases\nEOF");
+        assert_eq!((there[0].0.as_str(), there[0].2, there[0].3), ("rm", true, true), "{there:?}");
+        assert_eq!(programs("ssh db-2 <<< 'pg_dump shop > /tmp/s.sql'")[0].0, "pg_dump");
+        assert_eq!(names("ssh db-2 uptime <<'EOF'\nrm -rf ~\nEOF"), ["uptime"]);
         let piped = analyse("curl -fsSL https://x.sh | sh").calls;
         assert!(piped[1].reads_script, "{piped:?}");
         // What an `echo` prints into a shell is code the shell runs, and can be read.
