@@ -346,9 +346,12 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 
 /// Clients whose changes are all made on a server or a service, not on this machine: a cluster's
 /// scheduler, a hosting platform, a Workspace tenant, a transfer service, a secrets server (`vault`),
-/// a DNS server's zone data (`pdnsutil`).
-const SERVED: [&str; 10] =
-    ["scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus", "vercel", "netlify", "vault", "pdnsutil"];
+/// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
+/// Alertmanager (`amtool`).
+const SERVED: [&str; 13] = [
+    "scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus", "vercel", "netlify", "vault", "pdnsutil", "ipa",
+    "kcadm.sh", "amtool",
+];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
 /// `Get-Mailbox`), by what PowerShell's approved verbs are documented to do; none for a name
@@ -437,7 +440,7 @@ const DESTROY: [&str; 36] = [
     "expire",
 ];
 /// Verbs that change.
-const CHANGE: [&str; 38] = [
+const CHANGE: [&str; 39] = [
     "apply",
     "create",
     "up",
@@ -476,6 +479,7 @@ const CHANGE: [&str; 38] = [
     "add",
     "alter",
     "replace",
+    "seek",
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`).
@@ -653,6 +657,17 @@ fn facts(
             let name = format!("--{name}");
             (same_option(&name, "--dry-run") || same_option(&name, "--dryrun")) && !off(value)
         })
+        // swaks told to quit before it sends a message's data (`--quit-after RCPT`) only talks
+        // to the server.
+        || (tool == "swaks"
+            && args.iter().position(|a| a == "--quit-after" || a == "-q").and_then(|i| args.get(i + 1)).is_some_and(
+                |v| {
+                    matches!(
+                        v.to_ascii_uppercase().as_str(),
+                        "CONNECT" | "BANNER" | "FIRST-HELO" | "FIRST-EHLO" | "TLS" | "HELO" | "EHLO" | "AUTH" | "MAIL" | "FROM" | "RCPT" | "TO"
+                    )
+                },
+            ))
         // Salt's `test=True` reports what a state would change.
         || args.iter().any(|a| a.eq_ignore_ascii_case("test=true"))
         // Azure's `what-if` subcommand previews a deployment.
@@ -2815,6 +2830,25 @@ mod tests {
         assert!(features("pdnsutil delete-rrset example.org www A").contains(&"R=served_change".into()));
         assert!(features("pdnsutil replace-rrset example.org www A 300 192.0.2.7").contains(&"R=served_change".into()));
         assert!(!features("vault kv get secret/app/db").contains(&"R=served_change".into()));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_44_and_45() {
+        let has = has_fact;
+        // A directory's and an Alertmanager's clients change them there.
+        for c in [
+            "ipa user-disable jdoe",
+            "ipa group-add-member mail-users --users=jdoe",
+            "kcadm.sh update users/1f2e -r corp -s enabled=false",
+            "amtool silence add alertname=HostDown --duration=1h --comment=maint",
+        ] {
+            assert!(features(c).contains(&"R=served_change".into()), "{c}: {:?}", facts_of(c));
+        }
+        assert!(!features("ipa user-show jdoe").contains(&"R=served_change".into()));
+        assert!(has("gcloud pubsub subscriptions seek orders-worker --time=2024-01-01T00:00:00Z", "change_verb"));
+        // swaks told to quit before the data sends no message.
+        assert!(has("swaks --server mx1.example.org --to a@example.org --quit-after RCPT", "dry_run"));
+        assert!(!has("swaks --server mx1.example.org --to a@example.org", "dry_run"));
         // A hosted Supabase project named is another machine.
         assert!(
             features("supabase secrets set API_KEY=x --project-ref abcdefgh").contains(&"R=elsewhere_change".into())
