@@ -347,10 +347,26 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// Clients whose changes are all made on a server or a service, not on this machine: a cluster's
 /// scheduler, a hosting platform, a Workspace tenant, a transfer service, a secrets server (`vault`),
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
-/// Alertmanager (`amtool`).
-const SERVED: [&str; 13] = [
-    "scontrol", "sacctmgr", "gam", "fly", "flyctl", "globus", "vercel", "netlify", "vault", "pdnsutil", "ipa",
-    "kcadm.sh", "amtool",
+/// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`).
+const SERVED: [&str; 18] = [
+    "scontrol",
+    "sacctmgr",
+    "gam",
+    "fly",
+    "flyctl",
+    "gigalixir",
+    "globus",
+    "vercel",
+    "netlify",
+    "vault",
+    "pdnsutil",
+    "ipa",
+    "kcadm.sh",
+    "amtool",
+    "ceph",
+    "rbd",
+    "radosgw-admin",
+    "rados",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -440,7 +456,7 @@ const DESTROY: [&str; 36] = [
     "expire",
 ];
 /// Verbs that change.
-const CHANGE: [&str; 39] = [
+const CHANGE: [&str; 40] = [
     "apply",
     "create",
     "up",
@@ -480,6 +496,7 @@ const CHANGE: [&str; 39] = [
     "alter",
     "replace",
     "seek",
+    "resize",
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`).
@@ -668,6 +685,8 @@ fn facts(
                     )
                 },
             ))
+        // SteamPipe's `+run_app_build -preview` builds the depots and uploads nothing.
+        || (tool == "steamcmd" && has("-preview"))
         // Salt's `test=True` reports what a state would change.
         || args.iter().any(|a| a.eq_ignore_ascii_case("test=true"))
         // Azure's `what-if` subcommand previews a deployment.
@@ -1016,9 +1035,17 @@ fn facts(
             .any(|f| has(f));
             // So is one posted to an endpoint that only searches or queries (`.../_search`,
             // Prometheus's `/api/v1/query`, a Notion database's `/query`): what settled 27 means.
+            // And one sent to an endpoint that only checks what it is sent (Kafka Connect's
+            // `PUT .../config/validate`), whatever the method short of a DELETE.
+            let validates = |a: &String| {
+                a.contains('/')
+                    && a.split(['?', '#']).next().is_some_and(|p| p.trim_end_matches('/').ends_with("/validate"))
+            };
             let query = body
-                && !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH" | "DELETE"))
-                && args.iter().any(|a| queries(a));
+                && !method.as_deref().is_some_and(|m| m == "DELETE")
+                && (args.iter().any(validates)
+                    || !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH"))
+                        && args.iter().any(|a| queries(a)));
             let sends = method.as_deref().is_some_and(changes_server)
                 || (body && method.is_none() && !short('G') && !has("--get"))
                 || (matches!(tool, "http" | "https" | "xh")
@@ -1091,8 +1118,14 @@ fn facts(
         // A reading second word names what is done to the first: `kubectl rollout history`,
         // `gh release view`, `aws ec2 describe-instances` only read; so does a reading deeper
         // word (`yc compute instance list`).
-        let acts = !sub2.split([':', '-']).any(|v| READ.contains(&v))
+        // So does one that asks whether it may (`ceph osd safe-to-destroy osd.3`, `ok-to-stop`).
+        let asks = subs.iter().chain(deeper.iter()).any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-"));
+        let acts = !asks
+            && !sub2.split([':', '-']).any(|v| READ.contains(&v))
             && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v));
+        if asks {
+            out.push("read_verb");
+        }
         if acts && verbs.iter().any(|v| PUBLISH.contains(v)) {
             out.push("publish_verb");
         }
@@ -1203,6 +1236,10 @@ fn facts(
     let ports = matches!(tool, "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose");
     if has("--push") || (!ports && args.iter().enumerate().any(|(i, a)| publish_option(i, a))) {
         out.push("publish_verb");
+    }
+    // SteamPipe's upload of a build to Steam (`steamcmd +login ... +run_app_build app.vdf`).
+    if tool == "steamcmd" && args.iter().any(|a| a.eq_ignore_ascii_case("+run_app_build")) {
+        add(&mut out, "publish_verb");
     }
     // fastlane's actions that upload a build to a store (`fastlane supply`, `deliver`, `pilot`).
     if tool == "fastlane"
@@ -1379,7 +1416,10 @@ fn facts(
             .is_some_and(|h| elsewhere(h))
             || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
             || args.iter().filter_map(|a| uri_host(a)).any(elsewhere)
-            || (!in_body.is_empty() && !args.iter().any(|a| a.contains("localhost") || a.contains("127.0.0.1")));
+            || (!in_body.is_empty() && !args.iter().any(|a| a.contains("localhost") || a.contains("127.0.0.1")))
+            // A cloud warehouse's own client: its server is the service's (`snowsql -c prod`,
+            // `snow sql`, `bq query`).
+            || matches!(tool, "snowsql" | "snow" | "bq");
         // Its words, whole: `deleted_at` deletes nothing, nor `updated_at` updates, nor SQL's
         // functions of those names (`replace(email, ...)`, MySQL's `truncate(price, 2)`); a
         // method is a call (`db.users.drop()`).
@@ -1522,7 +1562,7 @@ fn body_statements(body: &str) -> Vec<String> {
 
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
-        r"(?is)^\s*(?:select\s|with\s+\w+\s+as\s|show\s|describe\s|explain\s|drop\s+(?:table|database|schema|index|view|user|role|keyspace|collection)\b|delete\s+from\s|truncate\s|update\s+\S+\s+set\s|alter\s+(?:table|database|schema|user)\s|insert\s+(?:into|overwrite)\s|merge\s+into\s|create\s+(?:or\s+replace\s+)?(?:table|database|schema|index|view)\s|grant\s|revoke\s)",
+        r"(?is)^\s*(?:select\s|with\s+\w+\s+as\s|show\s|describe\s|explain\s|drop\s+(?:table|database|schema|index|view|user|role|keyspace|collection)\b|delete\s+from\s|truncate\s|update\s+\S+\s+set\s|alter\s+(?:table|database|schema|user|account|warehouse|role|stage|view|sequence|index)\s|remove\s+@|insert\s+(?:into|overwrite)\s|merge\s+into\s|create\s+(?:or\s+replace\s+)?(?:table|database|schema|index|view)\s|grant\s|revoke\s)",
     )
     .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
 });
@@ -2347,7 +2387,7 @@ mod tests {
     #[test]
     fn a_statement_handed_to_any_program_is_read_and_a_message_is_not() {
         let has = |command: &str, fact: &str| facts_of(command).iter().any(|f| f == &format!("R={fact}"));
-        assert!(has("snowsql -c prod -q 'DROP SCHEMA IF EXISTS raw.legacy CASCADE'", "db_destroy"));
+        assert!(has("snowsql -c prod -q 'DROP SCHEMA IF EXISTS raw.legacy CASCADE'", "db_destroy_remote"));
         assert!(has("aws rds-data execute-statement --resource-arn arn --sql 'TRUNCATE events'", "db_destroy"));
         assert!(has("wrangler d1 execute prod-db --remote --command 'DELETE FROM sessions'", "db_destroy_remote"));
         assert!(has("trino --execute 'SELECT count(*) FROM orders'", "db_read"));
@@ -2849,6 +2889,39 @@ mod tests {
         // swaks told to quit before the data sends no message.
         assert!(has("swaks --server mx1.example.org --to a@example.org --quit-after RCPT", "dry_run"));
         assert!(!has("swaks --server mx1.example.org --to a@example.org", "dry_run"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_46_and_47() {
+        let has = has_fact;
+        // A hosting platform's and a Ceph cluster's clients change them there.
+        for c in [
+            "gigalixir config:set -a shop-prod POOL_SIZE=20",
+            "gigalixir apps:destroy -a shop-pr-12",
+            "ceph osd set noout",
+            "rbd resize --size 200G pool/disk-1",
+            "radosgw-admin user create --uid=backup --display-name=Backup",
+        ] {
+            assert!(features(c).contains(&"R=served_change".into()), "{c}: {:?}", facts_of(c));
+        }
+        assert!(!features("ceph osd tree").contains(&"R=served_change".into()));
+        assert!(!features("ceph osd safe-to-destroy osd.3").contains(&"R=served_change".into()));
+        assert!(has("ceph osd ok-to-stop osd.3", "read_verb") && !has("ceph osd ok-to-stop osd.3", "change_verb"));
+        // A cloud warehouse's statements are made on its server; Snowflake's ALTER ACCOUNT and
+        // REMOVE @stage are statements.
+        assert!(has(
+            "snow sql -c prod -q \"ALTER WAREHOUSE etl_wh SET WAREHOUSE_SIZE = 'LARGE'\"",
+            "db_destroy_remote"
+        ));
+        assert!(has("snowsql -c prod -q \"REMOVE @raw.stage PATTERN = '.*2023.*'\"", "db_destroy_remote"));
+        assert!(has("snowsql -c prod -q 'SELECT count(*) FROM raw.orders'", "db_read"));
+        // SteamPipe's upload publishes.
+        assert!(has("steamcmd +login builder +run_app_build app_build_480.vdf +quit", "publish_verb"));
+        assert!(!has("steamcmd +login anonymous +app_update 740 validate +quit", "publish_verb"));
+        assert!(has("steamcmd +login builder +run_app_build -preview app_build_480.vdf +quit", "dry_run"));
+        // An endpoint that only validates what it is sent reads, whatever the method.
+        assert!(has("curl -X PUT -d @c.json http://connect:8083/connector-plugins/S3Sink/config/validate", "read"));
+        assert!(has("curl -X PUT -d @c.json http://connect:8083/connectors/s3-sink/config", "send"));
         // A hosted Supabase project named is another machine.
         assert!(
             features("supabase secrets set API_KEY=x --project-ref abcdefgh").contains(&"R=elsewhere_change".into())

@@ -2067,6 +2067,11 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        // Gigalixir's `run` and `ps:ssh -a APP -- CMD`: CMD in the app's container there.
+        "gigalixir" if matches!(sub, Some("run" | "ps:ssh")) => {
+            let i = past_options(args, 1, &["-a", "--app_name"]);
+            command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
+        }
         // `make -f - <<EOF`: the recipes of a makefile given on standard input.
         "make" | "gmake" if reads_makefile_from_stdin(args) => here(heredoc.map(recipes).unwrap_or_default()),
         // `cmake -E CMD ...`: cmake's portable commands, as the shell's own.
@@ -2979,6 +2984,8 @@ mod tests {
             "tsh ssh ops@web1 rm -rf /srv",
             "heroku run -a acme 'rm -rf /srv'",
             "fly ssh console -a acme -C 'rm -rf /srv'",
+            "gigalixir run -a acme -- rm -rf /srv",
+            "gigalixir ps:ssh -a acme -- rm -rf /srv",
             "parallel --nonall -S web1,web2 rm -rf /srv",
             "kubectl run tmp --image=busybox -- rm -rf /srv",
         ] {
