@@ -282,6 +282,16 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-39",
         "model/fresh-40",
         "model/fresh-41",
+        "model/fresh-42",
+        "model/fresh-43",
+        "model/fresh-44",
+        "model/fresh-45",
+        "model/fresh-46",
+        "model/fresh-47",
+        "model/fresh-48",
+        "model/fresh-49",
+        "model/fresh-50",
+        "model/fresh-51",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

@@ -718,6 +718,8 @@ fn facts(
     }
     if has("--help")
         || has("-help")
+        // The AWS CLI's skeleton of a request's input, printed without sending it.
+        || has("--generate-cli-skeleton")
         || args.last().is_some_and(|a| a == "-h")
         || sub == "help"
         || tool == "man"
@@ -1042,7 +1044,7 @@ fn facts(
                     && a.split(['?', '#']).next().is_some_and(|p| p.trim_end_matches('/').ends_with("/validate"))
             };
             let query = body
-                && !method.as_deref().is_some_and(|m| m == "DELETE")
+                && method.as_deref().is_none_or(|m| m != "DELETE")
                 && (args.iter().any(validates)
                     || !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH"))
                         && args.iter().any(|a| queries(a)));
@@ -1120,8 +1122,11 @@ fn facts(
         // word (`yc compute instance list`).
         // So does one that asks whether it may (`ceph osd safe-to-destroy osd.3`, `ok-to-stop`).
         let asks = subs.iter().chain(deeper.iter()).any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-"));
+        // The second word's verb leads it (`describe-instances`; `delete-log-group` deletes, its
+        // `log` is a noun), or follows its colon (`pg:info`, `releases:rollback`).
+        let sub2_verb = sub2.rsplit(':').next().and_then(|w| w.split('-').next()).unwrap_or("");
         let acts = !asks
-            && !sub2.split([':', '-']).any(|v| READ.contains(&v))
+            && !READ.contains(&sub2_verb)
             && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v));
         if asks {
             out.push("read_verb");
@@ -1147,7 +1152,21 @@ fn facts(
         // project (rule 6), which its plain `get` (`kubectl get`) does not.
         let fetches_deps = matches!(sub, "pub" | "deps" | "mod" | "packages")
             && matches!(sub2, "get" | "download" | "fetch" | "upgrade");
-        if verbs.iter().any(|v| READ.contains(v)) && !fetches_deps {
+        // A cloud CLI's first word is a service or a group, not a verb (`aws logs`); a second
+        // word's verb is its lead (`delete-log-group` reads no log).
+        let noun_first = matches!(tool, "aws" | "az" | "gcloud");
+        let reading = subs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| match i {
+                0 if noun_first => Vec::new(),
+                1 => vec![sub2_verb],
+                _ => s.split(SUBCOMMAND_JOINS).collect(),
+            })
+            .chain(deeper.iter().map(String::as_str))
+            .chain(lead)
+            .any(|v| READ.contains(&v));
+        if reading && !fetches_deps {
             out.push("read_verb");
         }
         if fetches_deps || verbs.iter().any(|v| FETCH.contains(v)) {
@@ -2919,6 +2938,19 @@ mod tests {
         assert!(has("steamcmd +login builder +run_app_build app_build_480.vdf +quit", "publish_verb"));
         assert!(!has("steamcmd +login anonymous +app_update 740 validate +quit", "publish_verb"));
         assert!(has("steamcmd +login builder +run_app_build -preview app_build_480.vdf +quit", "dry_run"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_48() {
+        let has = has_fact;
+        // A second word's noun is no verb: `delete-log-group` deletes.
+        assert!(has("aws logs delete-log-group --log-group-name /aws/lambda/x", "destroy_verb"));
+        assert!(!has("aws logs delete-log-group --log-group-name /aws/lambda/x", "read_verb"));
+        assert!(has("aws logs describe-log-groups --log-group-name-prefix /aws/lambda/", "read_verb"));
+        assert!(has("heroku pg:info -a shop", "read_verb") && !has("heroku pg:info -a shop", "change_verb"));
+        assert!(has("aws ec2 describe-instances", "read_verb") && !has("aws ec2 describe-instances", "destroy_verb"));
+        // The AWS CLI's skeleton is printed, not sent.
+        assert!(has("aws cloudformation delete-stack --generate-cli-skeleton", "help"));
         // An endpoint that only validates what it is sent reads, whatever the method.
         assert!(has("curl -X PUT -d @c.json http://connect:8083/connector-plugins/S3Sink/config/validate", "read"));
         assert!(has("curl -X PUT -d @c.json http://connect:8083/connectors/s3-sink/config", "send"));

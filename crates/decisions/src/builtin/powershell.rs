@@ -173,7 +173,8 @@ fn remote_noun(noun: &str) -> bool {
 
 /// A cmdlet that only shapes, filters or prints the values given it, or waits: `Select-Object`,
 /// `Where-Object`, `Sort-Object`, `Format-Table`, `ConvertTo-Json`, `Write-Host`, `Out-String`,
-/// `Import-Module`, `Get-Date`, `Start-Sleep`. Not `Tee-Object`, which writes a file.
+/// `Import-Module`, `Add-PSSnapin` (which loads one, in Windows PowerShell), `Get-Date`,
+/// `Start-Sleep`. Not `Tee-Object`, which writes a file.
 fn pure(verb: &str, noun: &str) -> bool {
     let is = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
     (is(noun, "object") && !is(verb, "tee"))
@@ -184,6 +185,7 @@ fn pure(verb: &str, noun: &str) -> bool {
                 .any(|n| is(noun, n)))
         || (is(verb, "out") && ["string", "host", "null", "gridview", "default"].iter().any(|n| is(noun, n)))
         || (is(verb, "import") && is(noun, "module"))
+        || (is(verb, "add") && is(noun, "pssnapin"))
         || (is(verb, "get") && is(noun, "date"))
         || (is(verb, "start") && is(noun, "sleep"))
 }
@@ -363,11 +365,13 @@ fn finish(frame: &mut Frame, out: &mut Vec<Statement>, connected: &mut bool) {
         words.iter().any(|(w, q)| !q && AIMED.iter().any(|p| param(w.split(':').next().unwrap_or(w), p, p.len())));
     let local = LOCAL_NOUNS.iter().any(|n| noun.eq_ignore_ascii_case(n));
     let remote = aimed || remote_noun(noun) || (*connected && !noun.is_empty() && !local);
-    // What a remote block runs (`Invoke-Command -ComputerName X -ScriptBlock { ... }`) runs there.
-    if remote && (lower == "invoke-command" || lower == "icm") {
+    // What a remote block runs (`Invoke-Command -ComputerName X -ScriptBlock { ... }`) runs there,
+    // and is all the call does, as `ssh HOST CMD` is CMD.
+    if remote && (lower == "invoke-command" || lower == "icm") && out.len() > nested_from {
         for nested in &mut out[nested_from..] {
             nested.remote = true;
         }
+        return;
     }
     let words = match lower.as_str() {
         "invoke-restmethod" | "irm" | "invoke-webrequest" | "iwr" => as_curl(&words[1..]),
@@ -441,6 +445,11 @@ mod tests {
             [("Get-MgUser".into(), true), ("Export-Csv".into(), false)]
         );
         assert_eq!(heads("Remove-ADUser -Identity jdoe -Confirm:$false"), [("Remove-ADUser".into(), true)]);
+        // Loading a snap-in is no call, as importing a module is none.
+        assert_eq!(
+            heads("Add-PSSnapin Citrix*; Get-BrokerMachine -MaxRecordCount 10"),
+            [("Get-BrokerMachine".into(), false)]
+        );
         assert_eq!(heads("Remove-Item -Recurse -Force C:\\build"), [("Remove-Item".into(), false)]);
     }
 
@@ -455,7 +464,9 @@ mod tests {
             [("Get-MgSubscribedSku".into(), true), ("Get-MgUser".into(), true), ("Remove-MgUser".into(), true)]
         );
         let s = heads("Invoke-Command -ComputerName fs01 -ScriptBlock { Stop-Service Spooler }");
-        assert_eq!(s, [("Stop-Service".into(), true), ("Invoke-Command".into(), true)]);
+        assert_eq!(s, [("Stop-Service".into(), true)]);
+        let s = heads("Invoke-Command -ComputerName fs01 -FilePath C:\\ops\\fix.ps1");
+        assert_eq!(s, [("Invoke-Command".into(), true)]);
         // Strings, comments, hashtables and keywords are no calls.
         assert!(heads("'Remove-MgUser -UserId x' # Remove-MgUser\n<# Remove-Mailbox #> @{Subject='x'}").is_empty());
         assert_eq!(heads("if ($x) { Restart-Computer -Force }"), [("Restart-Computer".into(), false)]);
