@@ -294,6 +294,8 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-51",
         "model/fresh-52",
         "model/fresh-53",
+        "model/fresh-54",
+        "model/fresh-55",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

@@ -525,9 +525,19 @@ fn shows_only(a: &str) -> bool {
 }
 
 /// An HTTP client's method, in capitals, given by the first of these options with a value.
+/// A short option's value may be attached (`curl -XDELETE`), a long one's given with `=`
+/// (`--request=DELETE`).
 fn request_method(args: &[String], flags: &[&str]) -> Option<String> {
-    let at = args.iter().position(|a| flags.contains(&a.as_str()))?;
-    args.get(at + 1).map(|m| m.to_ascii_uppercase())
+    args.iter().enumerate().find_map(|(i, a)| {
+        if flags.contains(&a.as_str()) {
+            return args.get(i + 1).map(|m| m.to_ascii_uppercase());
+        }
+        flags.iter().find_map(|f| {
+            let rest = a.strip_prefix(f)?;
+            let value = if f.starts_with("--") { rest.strip_prefix('=')? } else { rest };
+            (!value.is_empty() && !value.starts_with('-')).then(|| value.to_ascii_uppercase())
+        })
+    })
 }
 
 /// Whether an HTTP method changes what the server holds.
@@ -1016,8 +1026,7 @@ fn facts(
             out.push(if sends { "send" } else { "download" });
         }
         "curl" | "wget" | "http" | "https" | "xh" => {
-            let method = request_method(args, &["-X", "--request", "--method"])
-                .or_else(|| args.iter().find_map(|a| a.strip_prefix("--method=")).map(str::to_ascii_uppercase));
+            let method = request_method(args, &["-X", "--request", "--method"]);
             // A body sent with an explicit GET is a query (settled 27).
             let body = [
                 "-d",
@@ -2938,6 +2947,21 @@ mod tests {
         assert!(has("steamcmd +login builder +run_app_build app_build_480.vdf +quit", "publish_verb"));
         assert!(!has("steamcmd +login anonymous +app_update 740 validate +quit", "publish_verb"));
         assert!(has("steamcmd +login builder +run_app_build -preview app_build_480.vdf +quit", "dry_run"));
+    }
+
+    #[test]
+    fn a_method_attached_to_its_option_is_read() {
+        // Found in `model/fresh-54/`: `curl -XDELETE` had read as a download.
+        for c in [
+            "curl -s -XDELETE http://es.example.com:9200/logs-2023.*",
+            "curl --request=DELETE https://api.example.com/v1/items/3",
+            "curl -X DELETE https://api.example.com/v1/items/3",
+            "curl --method=POST https://api.example.com/v1/items",
+        ] {
+            assert!(has_fact(c, "send"), "{c}: {:?}", facts_of(c));
+        }
+        assert!(has_fact("curl -s -XGET http://es.example.com:9200/_cat/indices", "download"));
+        assert!(!has_fact("curl -s -XGET http://es.example.com:9200/_cat/indices", "send"));
     }
 
     #[test]
