@@ -503,13 +503,16 @@ const CHANGE: [&str; 40] = [
 fn queries(url: &str) -> bool {
     const QUERIES: [&str; 10] =
         ["_search", "_msearch", "_count", "_mget", "_field_caps", "_sql", "query", "query_range", "search", "_explain"];
-    url.contains('/')
-        && !url.starts_with('-')
-        && url
-            .split(['?', '#'])
-            .next()
-            .and_then(|path| path.trim_end_matches('/').rsplit('/').next())
-            .is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
+    !url.starts_with('-') && last_segment(url).is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
+}
+
+/// The last segment of a URL's path, without its query or fragment (`validate` in
+/// `http://connect:8083/connectors/s3/config/validate?x=1`); none for a word with no `/`.
+fn last_segment(url: &str) -> Option<&str> {
+    if !url.contains('/') {
+        return None;
+    }
+    url.split(['?', '#']).next().and_then(|path| path.trim_end_matches('/').rsplit('/').next())
 }
 
 /// Whether an ansible network module's arguments give it only commands that show
@@ -1048,10 +1051,7 @@ fn facts(
             // Prometheus's `/api/v1/query`, a Notion database's `/query`): what settled 27 means.
             // And one sent to an endpoint that only checks what it is sent (Kafka Connect's
             // `PUT .../config/validate`), whatever the method short of a DELETE.
-            let validates = |a: &String| {
-                a.contains('/')
-                    && a.split(['?', '#']).next().is_some_and(|p| p.trim_end_matches('/').ends_with("/validate"))
-            };
+            let validates = |a: &String| last_segment(a) == Some("validate");
             let query = body
                 && method.as_deref().is_none_or(|m| m != "DELETE")
                 && (args.iter().any(validates)
@@ -1108,20 +1108,21 @@ fn facts(
     }
     // Verbs that fetch into files here (rule 6: a download written into a file).
     const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
+    let sub_words: Vec<&str> = subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).collect();
+    let sub_verb = sub_words.iter().any(|v| verb_kind(v).is_some());
     // Not xcodebuild's actions, which all build (`archive` is a build for distribution).
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman" | "xcodebuild") {
         // A deeper word counts whole (`gcloud compute instances delete`), never its parts: an
         // operand (`kubectl delete pod logs-collector`) is often a name made of words.
         // Where no subcommand is a verb, the first deeper word's leading verb is the verb of a
         // deeper tree (`az storage blob delete-batch`, `az keyvault secret set-attributes`).
-        let sub_words: Vec<&str> = subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).collect();
         // Not after a subcommand that serves, builds or tests here: `supabase functions serve
         // notify-courier` names a function, not a verb. (A pipeline started, `tkn pipeline start
         // deploy-api`, runs what its name says, elsewhere.)
         let runs_here = sub_words.iter().any(|v| matches!(*v, "serve" | "dev" | "test" | "build" | "watch"));
         let lead = deeper
             .first()
-            .filter(|_| !runs_here && !sub_words.iter().any(|v| verb_kind(v).is_some()))
+            .filter(|_| !runs_here && !sub_verb)
             .and_then(|d| d.split_once(SUBCOMMAND_JOINS))
             .map(|(verb, _)| verb)
             .filter(|v| verb_kind(v).is_some());
@@ -1219,7 +1220,6 @@ fn facts(
     // --describe`, `dpkg --status`): such an option that reads says the call reads. Not one
     // that qualifies another verb (`rsync --stats`, `git commit --status`).
     // Nor one beside a subcommand's verb (`aws iam update-access-key --status Inactive`).
-    let sub_verb = subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).any(|v| verb_kind(v).is_some());
     let reads_by_option = !sub_verb
         && args.iter().any(|a| {
             a.strip_prefix("--").is_some_and(|o| {
@@ -1380,7 +1380,8 @@ fn facts(
     // '{"statement": "SELECT ..."}'`, `databricks api post ... --json`, D1's `/query` with
     // `{"sql": ...}`) does what the statement does, on the service's server: rule 5 and settled
     // point 5, not a post.
-    let in_body: Vec<String> = if DB.contains(&tool) || DATA_TOOLS.contains(&tool) {
+    let client = DB.contains(&tool) || DATA_TOOLS.contains(&tool);
+    let in_body: Vec<String> = if client {
         Vec::new()
     } else {
         args.iter()
@@ -1394,7 +1395,7 @@ fn facts(
             .flat_map(|(_, a)| body_statements(a))
             .collect()
     };
-    let statements: Vec<&String> = if DB.contains(&tool) || DATA_TOOLS.contains(&tool) {
+    let statements: Vec<&String> = if client {
         Vec::new()
     } else if !in_body.is_empty() {
         in_body.iter().collect()
@@ -1552,7 +1553,6 @@ fn own_args(call: &Call, tool: &str) -> usize {
     }
 }
 
-/// An SQL statement: what a text handed to a program starts with, when it is one.
 /// The options that give an HTTP request its body (curl's, wget's, the cloud CLIs' `--json`).
 const BODY_FLAGS: [&str; 9] =
     ["-d", "--data", "--data-raw", "--data-binary", "--json", "--body", "--post-data", "--payload", "--input-json"];
@@ -1588,6 +1588,7 @@ fn body_statements(body: &str) -> Vec<String> {
     out
 }
 
+/// An SQL statement: what a text handed to a program starts with, when it is one.
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
         r"(?is)^\s*(?:select\s|with\s+\w+\s+as\s|show\s|describe\s|explain\s|drop\s+(?:table|database|schema|index|view|user|role|keyspace|collection)\b|delete\s+from\s|truncate\s|update\s+\S+\s+set\s|alter\s+(?:table|database|schema|user|account|warehouse|role|stage|view|sequence|index)\s|remove\s+@|insert\s+(?:into|overwrite)\s|merge\s+into\s|create\s+(?:or\s+replace\s+)?(?:table|database|schema|index|view)\s|grant\s|revoke\s)",

@@ -2062,16 +2062,17 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         }
         // On another machine: `heroku run CMD`, `fly ssh console -C CMD`, and `parallel --nonall
         // -S HOSTS CMD` (the `:::` form is above).
-        "heroku" if sub == Some("run") => {
-            let i = past_options(args, 1, &["-a", "--app", "-s", "--size", "-e", "--env", "-r", "--remote"]);
+        // Gigalixir's `run` and `ps:ssh -a APP -- CMD` too: CMD in the app's container there.
+        "heroku" | "gigalixir" if sub == Some("run") || (name == "gigalixir" && sub == Some("ps:ssh")) => {
+            let valued: &[&str] = if name == "heroku" {
+                &["-a", "--app", "-s", "--size", "-e", "--env", "-r", "--remote"]
+            } else {
+                &["-a", "--app_name"]
+            };
+            let i = past_options(args, 1, valued);
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
-        // Gigalixir's `run` and `ps:ssh -a APP -- CMD`: CMD in the app's container there.
-        "gigalixir" if matches!(sub, Some("run" | "ps:ssh")) => {
-            let i = past_options(args, 1, &["-a", "--app_name"]);
-            command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
-        }
         // `make -f - <<EOF`: the recipes of a makefile given on standard input.
         "make" | "gmake" if reads_makefile_from_stdin(args) => here(heredoc.map(recipes).unwrap_or_default()),
         // `cmake -E CMD ...`: cmake's portable commands, as the shell's own.
