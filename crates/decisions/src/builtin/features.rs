@@ -499,10 +499,23 @@ const CHANGE: [&str; 40] = [
     "resize",
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
-/// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`).
+/// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`, a vector store's
+/// `.../points/count` and `.../points/scroll`).
 fn queries(url: &str) -> bool {
-    const QUERIES: [&str; 10] =
-        ["_search", "_msearch", "_count", "_mget", "_field_caps", "_sql", "query", "query_range", "search", "_explain"];
+    const QUERIES: [&str; 12] = [
+        "_search",
+        "_msearch",
+        "_count",
+        "_mget",
+        "_field_caps",
+        "_sql",
+        "query",
+        "query_range",
+        "search",
+        "_explain",
+        "count",
+        "scroll",
+    ];
     !url.starts_with('-') && last_segment(url).is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
 }
 
@@ -1051,12 +1064,14 @@ fn facts(
             // Prometheus's `/api/v1/query`, a Notion database's `/query`): what settled 27 means.
             // And one sent to an endpoint that only checks what it is sent (Kafka Connect's
             // `PUT .../config/validate`), whatever the method short of a DELETE.
+            // And a GraphQL query that only reads, posted (`-d '{"query": "{ health { status } }"}'`).
             let validates = |a: &String| last_segment(a) == Some("validate");
+            let graphql = args.windows(2).any(|w| BODY_FLAGS.contains(&w[0].as_str()) && graphql_reads(&w[1]));
             let query = body
                 && method.as_deref().is_none_or(|m| m != "DELETE")
                 && (args.iter().any(validates)
                     || !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH"))
-                        && args.iter().any(|a| queries(a)));
+                        && (graphql || args.iter().any(|a| queries(a))));
             let sends = method.as_deref().is_some_and(changes_server)
                 || (body && method.is_none() && !short('G') && !has("--get"))
                 || (matches!(tool, "http" | "https" | "xh")
@@ -1294,6 +1309,9 @@ fn facts(
             "send" if !["release", "notify", "post"].iter().any(|w| tool.contains(w)) => "publish_verb",
             "change" => "change_verb",
             "restore" if names_database(args) => "db_restore",
+            // A cmdlet whose approved verb reads (`Get-WebAppPoolState`, `Test-Connection`) reads,
+            // as a subcommand's `get` does: PowerShell's verbs say what a cmdlet does.
+            "read" if cmdlet_verbs(&call.program).is_some() => "read_verb",
             _ => continue,
         };
         add(&mut out, fact);
@@ -1588,6 +1606,27 @@ fn body_statements(body: &str) -> Vec<String> {
     out
 }
 
+/// Whether a request's JSON body is a GraphQL query that only reads: its `query` is a query
+/// operation, shorthand or named (`{ health { status } }`, `query Orders($n: Int) { ... }`), and
+/// no operation in it is a `mutation` or a `subscription`.
+fn graphql_reads(body: &str) -> bool {
+    if body.len() > 100_000 || !body.trim_start().starts_with('{') {
+        return false;
+    }
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(body) else {
+        return false;
+    };
+    let Some(serde_json::Value::String(q)) = map.get("query") else {
+        return false;
+    };
+    let q = q.trim_start();
+    let operation = q.starts_with('{')
+        || q.strip_prefix("query")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_whitespace() || c == '{' || c == '('));
+    let words: Vec<&str> = q.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').collect();
+    operation && !words.iter().any(|w| matches!(*w, "mutation" | "subscription"))
+}
+
 /// An SQL statement: what a text handed to a program starts with, when it is one.
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -1775,14 +1814,17 @@ fn sql_code(sql: &str) -> String {
 }
 
 /// A transaction rolled back where the server rolls back a `DROP` too (PostgreSQL, SQLite,
-/// DuckDB, CockroachDB): `psql -c "BEGIN; DROP TABLE t; ROLLBACK;"` changes nothing (rule 1).
-/// MySQL commits a `DROP` at once, so its clients are not read so.
+/// DuckDB, CockroachDB, SQL Server): `psql -c "BEGIN; DROP TABLE t; ROLLBACK;"`, `sqlcmd -Q
+/// "BEGIN TRAN; DELETE ...; ROLLBACK TRAN;"` change nothing (rule 1). MySQL commits a `DROP` at
+/// once, so its clients are not read so.
 fn rolls_back(call: &Call, tool: &str) -> bool {
-    if !matches!(tool, "psql" | "sqlite3" | "duckdb" | "cockroach") {
+    if !matches!(tool, "psql" | "sqlite3" | "duckdb" | "cockroach" | "sqlcmd") {
         return false;
     }
     call.args.iter().zip(&call.quoted).any(|(a, q)| {
         let s = a.trim().trim_end_matches(';').trim().to_ascii_lowercase();
+        // T-SQL names what it rolls back: `ROLLBACK TRAN`, `ROLLBACK TRANSACTION`, `ROLLBACK WORK`.
+        let s = ["tran", "transaction", "work"].iter().find_map(|w| s.strip_suffix(w)).unwrap_or(s.as_str()).trim_end();
         *q && (s.starts_with("begin") || s.starts_with("start transaction"))
             && s.ends_with("rollback")
             && !s.contains("commit")
@@ -2255,9 +2297,32 @@ mod tests {
         // A transaction rolled back changes nothing where the server rolls back a DROP too.
         let f = features("psql -d app_dev -c \"BEGIN; DROP TABLE import_staging; ROLLBACK;\"");
         assert!(f.contains(&"R=db_read".into()) && !f.iter().any(|x| x.contains("drop")), "{f:?}");
-        for kept in ["mysql -e \"BEGIN; DROP TABLE t; ROLLBACK;\"", "psql -c \"BEGIN; DROP TABLE t; COMMIT;\""] {
+        // SQL Server rolls back a DELETE or a DROP in a transaction too, named or not.
+        let f = features(
+            "sqlcmd -S localhost -d Shop_Dev -E -Q \"BEGIN TRAN; DELETE FROM dbo.SessionCache WHERE ExpiresAt < SYSUTCDATETIME(); SELECT @@ROWCOUNT; ROLLBACK TRAN;\"",
+        );
+        assert!(f.contains(&"R=db_read".into()) && !f.contains(&"R=db_destroy".into()), "{f:?}");
+        for kept in [
+            "mysql -e \"BEGIN; DROP TABLE t; ROLLBACK;\"",
+            "psql -c \"BEGIN; DROP TABLE t; COMMIT;\"",
+            "sqlcmd -Q \"BEGIN TRANSACTION; DROP TABLE dbo.t; COMMIT TRANSACTION;\"",
+        ] {
             assert!(features(kept).contains(&"R=db_destroy".into()), "{kept}");
         }
+    }
+
+    #[test]
+    fn a_cmdlet_that_reads_reads_over_ssh_too() {
+        // Found in `model/fresh-54/`: IIS's state read over ssh had scored as a remote change.
+        let c = "ssh deploy@iis-stg02.corp.example.com \"powershell -NoProfile -Command \\\"Import-Module WebAdministration; Get-WebAppPoolState -Name ApiPool; Get-Website -Name Api\\\"\"";
+        let calls = analyse(c).calls;
+        assert!(calls.len() >= 2 && calls.iter().all(|call| call.remote), "{calls:?}");
+        for call in calls.iter().filter(|call| call.program.starts_with("Get-")) {
+            let f = of(call);
+            assert!(f.contains(&"R=read_verb".into()) && !f.contains(&"R=remote_change".into()), "{f:?}");
+        }
+        assert!(has_fact("pwsh -Command 'Test-Connection db01 -Count 2'", "read_verb"));
+        assert!(!has_fact("pwsh -Command 'Remove-ADUser -Identity jdoe -Confirm:$false'", "read_verb"));
     }
 
     /// Whether a command's calls give the rule fact (`R=` and its name).
@@ -2395,9 +2460,10 @@ mod tests {
         ] {
             assert!(!facts_of(c).iter().any(|f| f.starts_with("R=db_")), "{c}: {:?}", facts_of(c));
         }
+        // A GraphQL query is no SQL, but it reads what the server holds, as a search does.
         assert!(has_fact(
             "curl -X POST https://api.example.com/graphql -d '{\"query\": \"{ users { id } }\"}'",
-            "send"
+            "read"
         ));
     }
 
@@ -2979,6 +3045,21 @@ mod tests {
         // An endpoint that only validates what it is sent reads, whatever the method.
         assert!(has("curl -X PUT -d @c.json http://connect:8083/connector-plugins/S3Sink/config/validate", "read"));
         assert!(has("curl -X PUT -d @c.json http://connect:8083/connectors/s3-sink/config", "send"));
+        // A GraphQL query posted reads, shorthand or named; a mutation sends.
+        for read in [
+            "curl -s -X POST https://api.staging.example.io/graphql -H 'Content-Type: application/json' -d '{\"query\":\"{ health { status version } }\"}'",
+            "curl -s localhost:8080/v1/graphql -d '{\"query\":\"query Docs($n: Int) { Get { Doc(limit: $n) { title } } }\",\"variables\":{\"n\":5}}'",
+            "curl -s -X POST http://localhost:6333/collections/docs/points/count -d '{\"exact\":true}'",
+        ] {
+            assert!(has(read, "read"), "{read}");
+        }
+        for sends in [
+            "curl -s -X POST https://api.example.io/graphql -d '{\"query\":\"mutation { deleteUser(id: 7) { id } }\"}'",
+            "curl -s -X POST https://api.example.io/graphql -d '{\"query\":\"query A { a } mutation B { wipe }\"}'",
+            "curl -s -X POST https://api.example.io/graphql -d '{\"query\":\"querySomething\"}'",
+        ] {
+            assert!(has(sends, "send"), "{sends}");
+        }
         // A hosted Supabase project named is another machine.
         assert!(
             features("supabase secrets set API_KEY=x --project-ref abcdefgh").contains(&"R=elsewhere_change".into())
