@@ -1241,6 +1241,16 @@ fn facts(
                 matches!(o, "list" | "ls" | "describe" | "show" | "get" | "info" | "view" | "inspect" | "status")
             })
         });
+    // And such an option that changes, on a server the call names (`kafka-configs
+    // --bootstrap-server kafka-b1:9092 --alter ...`, `kafka-topics ... --create`, `kafka-acls
+    // ... --add`): a change there. Not one on this machine (`tar --create`).
+    let changes_by_option = !sub_verb
+        && tool != "git"
+        && args.iter().any(|a| matches!(a.as_str(), "--alter" | "--create" | "--add" | "--remove"))
+        && aims_elsewhere(args);
+    if changes_by_option {
+        add(&mut out, "change_verb");
+    }
     // A network device's shell over ssh, whose commands are verbs (`ssh edge1 'show route ...
     // | count'`, `display interface brief`) and whose output filters are words (`| match Estab`,
     // `| include up`): a read there is no program to know, and the address it names is no host
@@ -1479,11 +1489,11 @@ fn facts(
         // elsewhere (settled points 5 and 14).
         // Redis's writes go by its command's name (`SET`, `HSET`, `EXPIRE`): the first word that
         // is no option and no option's value (`-h HOST`, `-n 2`).
-        let redis_write = matches!(tool, "redis-cli" | "valkey-cli")
-            && args
-                .iter()
+        let redis = matches!(tool, "redis-cli" | "valkey-cli");
+        let redis_command: Vec<String> = if redis {
+            args.iter()
                 .enumerate()
-                .find(|(i, a)| {
+                .filter(|(i, a)| {
                     let value = i.checked_sub(1).is_some_and(|b| {
                         matches!(
                             args[b].as_str(),
@@ -1492,9 +1502,35 @@ fn facts(
                     });
                     !a.starts_with('-') && !value
                 })
-                .is_some_and(|(_, c)| REDIS_WRITES.contains(&c.to_ascii_lowercase().as_str()));
-        let changes = redis_write || changes_database(&words);
-        let reads = words.iter().any(|w| DB_READS.contains(w)) || text.contains("\\d") || text.contains("find(");
+                .map(|(_, a)| a.to_ascii_lowercase())
+                .take(2)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let redis_write = redis_command.first().is_some_and(|c| REDIS_WRITES.contains(&c.as_str()));
+        // A command that only reads (`CLUSTER NODES`, `CONFIG GET`, `TTL`): its words are no
+        // statement's (`cluster` is PostgreSQL's rewrite of a table, not Redis's).
+        let redis_reads = redis_reads(&redis_command);
+        // `redis-cli --cluster VERB HOST:PORT`: the cluster manager's verb, on that node's cluster.
+        let at = args.iter().position(|a| a == "--cluster");
+        let cluster = at.and_then(|i| args.get(i + 1)).map(|v| v.to_ascii_lowercase());
+        let cluster_changes = cluster.as_deref().is_some_and(|v| {
+            matches!(v, "create" | "add-node" | "del-node" | "reshard" | "rebalance" | "fix" | "import" | "set-timeout")
+        });
+        let cluster_node_elsewhere = cluster.is_some()
+            && at.and_then(|i| args.get(i + 2)).map(String::as_str).is_some_and(|node| {
+                let host = node.rsplit_once(':').map_or(node, |(h, _)| h);
+                !host.is_empty() && !matches!(host, "localhost" | "127.0.0.1" | "::1" | "[::1]")
+            });
+        let remote_db = remote_db || cluster_node_elsewhere;
+        let changes = !redis_reads && (redis_write || cluster_changes || changes_database(&words));
+        let destroys = destroys && !redis_reads;
+        let reads = redis_reads
+            || cluster.as_deref().is_some_and(|v| matches!(v, "check" | "info"))
+            || words.iter().any(|w| DB_READS.contains(w))
+            || text.contains("\\d")
+            || text.contains("find(");
         // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
         let explained = text.contains("explain ") && !text.contains("analyze");
         // A client with no statement to run, no script and nothing fed to it opens a session.
@@ -1719,6 +1755,109 @@ const REDIS_WRITES: [&str; 26] = [
     "set", "setex", "psetex", "setnx", "mset", "msetnx", "append", "incr", "incrby", "decr", "decrby", "hset", "hmset",
     "hdel", "lpush", "rpush", "lpop", "rpop", "lrem", "sadd", "srem", "zadd", "zrem", "xadd", "expire", "rename",
 ];
+
+/// Whether a Redis command (its first two words, lower case) only reads: a read of keys or of
+/// the server (`GET`, `TTL`, `INFO`, `DBSIZE`), or a container command's reading subcommand
+/// (`CLUSTER NODES`, `CONFIG GET`, `CLIENT LIST`, `MEMORY USAGE`, `SLOWLOG GET`).
+fn redis_reads(command: &[String]) -> bool {
+    const READS: [&str; 52] = [
+        "get",
+        "mget",
+        "getrange",
+        "strlen",
+        "exists",
+        "type",
+        "ttl",
+        "pttl",
+        "keys",
+        "scan",
+        "randomkey",
+        "dbsize",
+        "hget",
+        "hmget",
+        "hgetall",
+        "hkeys",
+        "hvals",
+        "hlen",
+        "hexists",
+        "hscan",
+        "lrange",
+        "llen",
+        "lindex",
+        "lpos",
+        "smembers",
+        "scard",
+        "sismember",
+        "srandmember",
+        "sscan",
+        "zrange",
+        "zrevrange",
+        "zrangebyscore",
+        "zscore",
+        "zcard",
+        "zcount",
+        "zrank",
+        "zscan",
+        "xrange",
+        "xrevrange",
+        "xlen",
+        "xpending",
+        "xread",
+        "pfcount",
+        "bitcount",
+        "info",
+        "ping",
+        "time",
+        "lastsave",
+        "role",
+        "monitor",
+        "geopos",
+        "geodist",
+    ];
+    const CONTAINERS: [&str; 12] = [
+        "cluster", "config", "client", "acl", "memory", "slowlog", "function", "script", "module", "latency", "xinfo",
+        "object",
+    ];
+    const READING: [&str; 30] = [
+        "info",
+        "nodes",
+        "slots",
+        "shards",
+        "myid",
+        "keyslot",
+        "countkeysinslot",
+        "getkeysinslot",
+        "links",
+        "get",
+        "list",
+        "getname",
+        "id",
+        "users",
+        "whoami",
+        "getuser",
+        "cat",
+        "usage",
+        "stats",
+        "doctor",
+        "len",
+        "exists",
+        "latest",
+        "history",
+        "encoding",
+        "freq",
+        "idletime",
+        "refcount",
+        "stream",
+        "groups",
+    ];
+    match command {
+        [first, rest @ ..] if CONTAINERS.contains(&first.as_str()) => {
+            rest.first().is_some_and(|second| READING.contains(&second.as_str()) || second == "consumers")
+        }
+        [first, ..] => READS.contains(&first.as_str()),
+        [] => false,
+    }
+}
 
 /// The words of a statement (lower case), as a database splits them (`account_id` is one), each
 /// with whether it is called as a function (`replace(email, ...)`; a method, `db.users.drop()`,
@@ -2309,6 +2448,46 @@ mod tests {
         ] {
             assert!(features(kept).contains(&"R=db_destroy".into()), "{kept}");
         }
+    }
+
+    #[test]
+    fn a_redis_command_that_reads_reads_and_the_cluster_managers_verbs_change() {
+        // Found in `model/fresh-57/`: `CLUSTER NODES` had read as PostgreSQL's `CLUSTER`.
+        for read in [
+            "redis-cli -h 10.20.4.11 -p 7000 cluster nodes",
+            "redis-cli -h cache-01.example.com CONFIG GET maxmemory",
+            "redis-cli -h cache-01.example.com TTL session:42",
+            "redis-cli --cluster check 10.20.4.11:7000",
+        ] {
+            let f = facts_of(read);
+            assert!(f.contains(&"R=db_read".into()) && !f.iter().any(|x| x.contains("change")), "{read}: {f:?}");
+        }
+        for change in [
+            "redis-cli --cluster del-node 10.20.4.11:7000 9c1e4b2a7f0d3e85a6b1c2d4e5f60718293a4b5c",
+            "redis-cli --cluster reshard 10.20.4.11:7000 --cluster-from a --cluster-to b --cluster-slots 100 --cluster-yes",
+            "redis-cli -h cache-01.example.com CLUSTER FAILOVER",
+        ] {
+            assert!(has_fact(change, "db_change_remote"), "{change}: {:?}", facts_of(change));
+        }
+        assert!(has_fact("redis-cli --cluster fix 127.0.0.1:7000", "db_change"));
+        assert!(has_fact("redis-cli -h cache-01.example.com FLUSHALL", "db_destroy_remote"));
+    }
+
+    #[test]
+    fn an_option_that_is_a_verb_changes_the_server_the_call_names() {
+        // Found in `model/fresh-57/`: `kafka-configs ... --alter` had scored 1.68.
+        let alter = "kafka-configs --bootstrap-server kafka-b1.events.internal:9092 --alter --entity-type topics --entity-name cdr.raw --add-config retention.ms=86400000";
+        assert!(has_fact(alter, "change_verb") && has_fact(alter, "elsewhere_change"), "{:?}", facts_of(alter));
+        assert!(has_fact(
+            "kafka-topics --bootstrap-server kafka-b1.example.com:9092 --create --topic t",
+            "change_verb"
+        ));
+        for here in
+            ["tar --create -f out.tar src/", "kafka-topics --bootstrap-server localhost:9092 --create --topic t"]
+        {
+            assert!(!has_fact(here, "elsewhere_change"), "{here}: {:?}", facts_of(here));
+        }
+        assert!(!has_fact("tar --create -f out.tar src/", "change_verb"));
     }
 
     #[test]

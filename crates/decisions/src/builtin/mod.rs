@@ -187,7 +187,7 @@ impl<'a> Model<'a> {
         let program = shell::analyse(command);
         let calls: Vec<[f64; LEVELS]> = told_once(&program.calls)
             .into_iter()
-            .map(|(c, buckets, remote)| placed(self.call(&buckets, self.has_seen(features::program(c))), remote))
+            .map(|(c, buckets, place)| placed(self.call(&buckets, self.has_seen(features::program(c))), place))
             .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
@@ -210,10 +210,66 @@ pub fn elsewhere(p: [f64; LEVELS]) -> [f64; LEVELS] {
     [p[0], KEPT_ELSEWHERE * p[1], KEPT_ELSEWHERE * p[2], p[3] + moved]
 }
 
-/// A call's distribution where it runs: through [`elsewhere`] on another machine, as it is here.
-/// The model and training both place calls with it.
-pub fn placed(p: [f64; LEVELS], remote: bool) -> [f64; LEVELS] {
-    if remote { elsewhere(p) } else { p }
+/// How much of a call in a local cluster stays at the top level the model gave it.
+pub const KEPT_LOCAL_CLUSTER: f64 = 0.1;
+
+/// Settled point 22, as structure: a cluster this machine runs is this machine, so a cluster
+/// client's call aimed at one (`kubectl apply -f k8s/ --context kind-dev`) reaches nothing
+/// beyond it. The chance the model gives it of level 3, learnt from shared clusters, moves to
+/// level 2, all but [`KEPT_LOCAL_CLUSTER`] of it: a label can still say 3 (a volume's data
+/// deleted, as `docker volume rm`). Training fits through the same map ([`place_grad`]).
+pub fn in_local_cluster(p: [f64; LEVELS]) -> [f64; LEVELS] {
+    let moved = (1.0 - KEPT_LOCAL_CLUSTER) * p[3];
+    [p[0], p[1], p[2] + moved, p[3] - moved]
+}
+
+/// Where a call runs, as the rules judge it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// On this machine.
+    Here,
+    /// On another machine, judged by rule 4 ([`shell::Call::elsewhere`]): [`elsewhere`].
+    Elsewhere,
+    /// A cluster client's call aimed at a cluster this machine runs
+    /// ([`shell::in_local_cluster`]): [`in_local_cluster`].
+    LocalCluster,
+}
+
+impl Place {
+    /// Where a call runs.
+    pub fn of(call: &shell::Call) -> Place {
+        if call.elsewhere() {
+            Place::Elsewhere
+        } else if shell::in_local_cluster(call) {
+            Place::LocalCluster
+        } else {
+            Place::Here
+        }
+    }
+}
+
+/// A call's distribution where it runs: through [`elsewhere`] on another machine, through
+/// [`in_local_cluster`] in a local cluster, as it is here. The model and training both place
+/// calls with it.
+pub fn placed(p: [f64; LEVELS], place: Place) -> [f64; LEVELS] {
+    match place {
+        Place::Here => p,
+        Place::Elsewhere => elsewhere(p),
+        Place::LocalCluster => in_local_cluster(p),
+    }
+}
+
+/// The gradient of a loss with respect to the distribution [`placed`] was given, from its
+/// gradient with respect to the one it returned.
+pub fn place_grad(place: Place, d: [f64; LEVELS]) -> [f64; LEVELS] {
+    match place {
+        Place::Here => d,
+        Place::Elsewhere => elsewhere_grad(d),
+        Place::LocalCluster => {
+            let kept = KEPT_LOCAL_CLUSTER;
+            [d[0], d[1], d[2], (1.0 - kept) * d[2] + kept * d[3]]
+        }
+    }
 }
 
 /// The gradient of a loss with respect to the distribution [`elsewhere`] was given, from its
@@ -233,9 +289,9 @@ pub fn firsts<T: std::hash::Hash + Eq>(items: &[T]) -> Vec<usize> {
 }
 
 /// A command's calls each told once ([`firsts`]), in order: the call, its features' buckets and
-/// whether rule 4 judges it ([`shell::Call::elsewhere`]). The model and training both read them.
-pub fn told_once(calls: &[shell::Call]) -> Vec<(&shell::Call, Vec<usize>, bool)> {
-    let mut keyed: Vec<(Vec<usize>, bool)> = calls.iter().map(|c| (features::buckets(c), c.elsewhere())).collect();
+/// where it runs ([`Place`]). The model and training both read them.
+pub fn told_once(calls: &[shell::Call]) -> Vec<(&shell::Call, Vec<usize>, Place)> {
+    let mut keyed: Vec<(Vec<usize>, Place)> = calls.iter().map(|c| (features::buckets(c), Place::of(c))).collect();
     firsts(&keyed).into_iter().map(|i| (&calls[i], std::mem::take(&mut keyed[i].0), keyed[i].1)).collect()
 }
 
@@ -406,6 +462,37 @@ mod tests {
             let fd = (loss(up) - loss(p)) / 1e-6;
             assert!((fd - g[j]).abs() < 1e-6, "level {j}: {fd} against {}", g[j]);
         }
+    }
+
+    #[test]
+    fn a_local_clusters_chance_of_level_3_moves_to_level_2() {
+        let p = [0.05, 0.05, 0.1, 0.8];
+        let q = placed(p, Place::LocalCluster);
+        assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-12 && q[..2] == p[..2], "{q:?}");
+        assert!((q[3] - 0.08).abs() < 1e-12 && (q[2] - 0.82).abs() < 1e-12, "{q:?}");
+        let weights = [0.3, -1.1, 0.7, 2.0];
+        let loss =
+            |p: [f64; LEVELS]| placed(p, Place::LocalCluster).iter().zip(&weights).map(|(x, w)| x * w).sum::<f64>();
+        let g = place_grad(Place::LocalCluster, weights);
+        for j in 0..LEVELS {
+            let mut up = p;
+            up[j] += 1e-6;
+            let fd = (loss(up) - loss(p)) / 1e-6;
+            assert!((fd - g[j]).abs() < 1e-6, "level {j}: {fd} against {}", g[j]);
+        }
+        // Which calls are placed there: a cluster client naming a local context, and no other.
+        let place = |c: &str| Place::of(&shell::analyse(c).calls[0]);
+        assert_eq!(place("kubectl apply -k config/samples/ --context kind-operator-dev"), Place::LocalCluster);
+        assert_eq!(place("helm install x x/x --kube-context=minikube"), Place::LocalCluster);
+        assert_eq!(place("kubectl apply -f k8s/ --context prod-eks"), Place::Here);
+        assert_eq!(place("kubectl apply -f k8s/"), Place::Here);
+        assert_eq!(place("kubectl --context kind-dev --server https://10.0.0.5:6443 apply -f k8s/"), Place::Here);
+        assert_eq!(place("docker ps --context kind-dev"), Place::Here);
+        // What runs in its pods is judged as run here, not on another machine.
+        let inner = shell::analyse("kubectl exec redis-0 -n cache --context kind-dev -- redis-cli FLUSHALL");
+        assert!(inner.calls.iter().any(|c| c.program == "redis-cli" && !c.remote), "{inner:?}");
+        let shared = shell::analyse("kubectl exec redis-0 -n cache --context prod -- redis-cli FLUSHALL");
+        assert!(shared.calls.iter().any(|c| c.program == "redis-cli" && c.remote), "{shared:?}");
     }
 
     #[test]

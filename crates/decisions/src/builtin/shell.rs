@@ -967,11 +967,15 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     let kube = matches!(name.as_str(), "kubectl" | "oc");
     let kube_at = if kube { kubectl_subcommand(&args) } else { 0 };
     let kube_sub = |word: &str| kube && args.get(kube_at).is_some_and(|(a, _)| a == word);
+    // In a cluster this machine runs (`--context kind-dev`), CMD is judged as run here (settled
+    // point 22), as in a local container.
+    let words: Vec<String> = args.iter().map(|(a, _)| a.clone()).collect();
+    let local = kube && names_local_cluster(&words);
     if (kube_sub("exec") || kube_sub("debug"))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
         let rest = requote(&args[dash + 1..]);
-        let remote = Context { remote: true, ..inner };
+        let remote = Context { remote: !local, ..inner };
         if !rest.is_empty() && parse_into(&rest, &remote, out) {
             return;
         }
@@ -983,7 +987,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         let rest = requote(&args[dash + 1..]);
         if !rest.is_empty() {
-            parse_into(&rest, &Context { remote: true, ..inner }, out);
+            parse_into(&rest, &Context { remote: !local, ..inner }, out);
         }
     }
     // `adb shell CMD`: a phone or board on USB is another machine (settled point 51).
@@ -1432,6 +1436,54 @@ fn push(
         stdin_text: None,
         forks_itself: false,
     });
+}
+
+/// The clients of a Kubernetes cluster that name it by a kubeconfig context.
+const KUBE_CLIENTS: [&str; 6] = ["kubectl", "oc", "helm", "helmfile", "skaffold", "kustomize"];
+
+/// Whether a call is a cluster client's, aimed by its context at a cluster this machine runs
+/// (`kubectl apply -f k8s/ --context kind-dev`, `helm install ... --kube-context minikube`):
+/// settled point 22's local cluster, this machine. A call that names no context is aimed at
+/// whatever the kubeconfig's current one is, which the command does not show.
+pub fn in_local_cluster(call: &Call) -> bool {
+    KUBE_CLIENTS.contains(&base(&call.program)) && names_local_cluster(&call.args)
+}
+
+/// Whether a cluster client's options name a local cluster's context: kind's and k3d's
+/// (`kind-NAME`, `k3d-NAME`), minikube's, Docker Desktop's, Rancher Desktop's, Colima's,
+/// OrbStack's and MicroK8s' (their defaults), by `--context`, `--kube-context` or
+/// `--kubecontext`, and no other context or server beside it.
+fn names_local_cluster(args: &[String]) -> bool {
+    const OPTIONS: [&str; 3] = ["--context", "--kube-context", "--kubecontext"];
+    let local = |v: &str| {
+        v.starts_with("kind-")
+            || v.starts_with("k3d-")
+            || matches!(
+                v,
+                "minikube"
+                    | "docker-desktop"
+                    | "docker-for-desktop"
+                    | "rancher-desktop"
+                    | "colima"
+                    | "orbstack"
+                    | "microk8s"
+            )
+    };
+    let mut contexts = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        if let Some((option, value)) = a.split_once('=')
+            && OPTIONS.contains(&option)
+        {
+            contexts.push(value);
+        } else if OPTIONS.contains(&a.as_str())
+            && let Some(value) = args.get(i + 1)
+        {
+            contexts.push(value);
+        } else if matches!(a.as_str(), "--server" | "-s" | "--kubeconfig") || a.starts_with("--server=") {
+            return false;
+        }
+    }
+    !contexts.is_empty() && contexts.iter().all(|v| local(v))
 }
 
 /// Where kubectl's subcommand is, past its own options and their values (`-n cache`,

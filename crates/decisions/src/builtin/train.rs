@@ -83,8 +83,8 @@ pub struct Example {
     pub generic: Vec<Vec<usize>>,
     /// The buckets of its rule facts.
     pub rules: Vec<usize>,
-    /// Which calls rule 4 judges ([`super::shell::Call::elsewhere`]).
-    pub elsewhere: Vec<bool>,
+    /// Where each call runs ([`super::Place`]).
+    pub places: Vec<super::Place>,
     /// The distribution it is fitted to.
     pub target: [f64; LEVELS],
 }
@@ -166,13 +166,14 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
     let kept = super::told_once(&program.calls);
     let mut programs: Vec<Option<u32>> = kept.iter().map(|(c, _, _)| super::features::program(c)).collect();
     let mut generic: Vec<Vec<usize>> = kept.iter().map(|(c, _, _)| generic_buckets(c)).collect();
-    let (mut calls, mut elsewhere): (Vec<Vec<usize>>, Vec<bool>) = kept.into_iter().map(|(_, b, r)| (b, r)).unzip();
+    let (mut calls, mut places): (Vec<Vec<usize>>, Vec<super::Place>) =
+        kept.into_iter().map(|(_, b, r)| (b, r)).unzip();
     let rules: Vec<usize> = program.calls.iter().flat_map(super::features::rule_buckets).collect();
     if calls.is_empty() {
         calls.push(vec![bucket("bias")]);
         generic.push(vec![bucket("bias")]);
         programs.push(None);
-        elsewhere.push(false);
+        places.push(super::Place::Here);
     }
     let mut target = [0.0; LEVELS];
     if unsure {
@@ -181,20 +182,7 @@ pub fn example(id: u64, command: String, tool: String, level: usize, unsure: boo
     } else {
         target[level] = 1.0;
     }
-    Example {
-        id,
-        command,
-        tool,
-        kind: String::new(),
-        level,
-        unsure,
-        calls,
-        programs,
-        generic,
-        rules,
-        elsewhere,
-        target,
-    }
+    Example { id, command, tool, kind: String::new(), level, unsure, calls, programs, generic, rules, places, target }
 }
 
 /// Whether a tool's rows are held out for evaluation: a fifth of the tools, by name.
@@ -239,7 +227,7 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
         .calls
         .iter()
         .zip(&e.programs)
-        .zip(&e.elsewhere)
+        .zip(&e.places)
         .map(|((c, p), r)| super::placed(softmax(t.scaled(logits(&w.w, c, 1.0), has_seen(w, *p))), *r))
         .collect();
     super::highest(&super::most_destructive(ps))
@@ -248,12 +236,12 @@ pub fn predict(w: &Weights, e: &Example, t: Temperatures) -> [f64; LEVELS] {
 /// The calls a command's distribution is made of, as [`super::most_destructive`] picks them:
 /// their indices. Up to [`super::CALLS_COMBINED`] calls are all picked, in order, with no need
 /// to score them first (most rows are one call).
-fn combined(w: &[f64], calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize> {
+fn combined(w: &[f64], calls: &[Vec<usize>], places: &[super::Place]) -> Vec<usize> {
     if calls.len() <= super::CALLS_COMBINED {
         return (0..calls.len()).collect();
     }
     let ps: Vec<[f64; LEVELS]> =
-        calls.iter().zip(elsewhere).map(|(c, r)| super::placed(softmax(logits(w, c, 1.0)), *r)).collect();
+        calls.iter().zip(places).map(|(c, r)| super::placed(softmax(logits(w, c, 1.0)), *r)).collect();
     super::most_destructive_of(&ps)
 }
 
@@ -261,11 +249,11 @@ fn combined(w: &[f64], calls: &[Vec<usize>], elsewhere: &[bool]) -> Vec<usize> {
 fn loss_and_grad(
     w: &[f64],
     calls: &[&Vec<usize>],
-    elsewhere: &[bool],
+    places: &[super::Place],
     target: &[f64; LEVELS],
 ) -> (f64, Vec<[f64; LEVELS]>) {
     let ps: Vec<[f64; LEVELS]> = calls.iter().map(|c| softmax(logits(w, c, 1.0))).collect();
-    let qs: Vec<[f64; LEVELS]> = ps.iter().zip(elsewhere).map(|(p, r)| super::placed(*p, *r)).collect();
+    let qs: Vec<[f64; LEVELS]> = ps.iter().zip(places).map(|(p, r)| super::placed(*p, *r)).collect();
     let cdfs: Vec<[f64; LEVELS]> = qs
         .iter()
         .map(|p| {
@@ -301,10 +289,8 @@ fn loss_and_grad(
             for (j, d) in dl_dpj.iter_mut().enumerate() {
                 *d = (j..LEVELS - 1).map(|c| dl_df[c]).sum();
             }
-            // Through rule 4's map, back to the distribution the softmax gave.
-            if elsewhere[i] {
-                dl_dpj = super::elsewhere_grad(dl_dpj);
-            }
+            // Through the map of where it runs, back to the distribution the softmax gave.
+            dl_dpj = super::place_grad(places[i], dl_dpj);
             let p = ps[i];
             let mean: f64 = (0..LEVELS).map(|j| p[j] * dl_dpj[j]).sum();
             let mut dz = [0.0; LEVELS];
@@ -344,10 +330,10 @@ pub fn fit_with(examples: &[Example], params: &Params) -> Weights {
         for e in examples {
             let twice = [&e.calls, &e.generic];
             for all in twice.iter().take(if params.generic { 2 } else { 1 }) {
-                let picked = combined(&w, all, &e.elsewhere);
+                let picked = combined(&w, all, &e.places);
                 let calls: Vec<&Vec<usize>> = picked.iter().map(|i| &all[*i]).collect();
-                let remote: Vec<bool> = picked.iter().map(|i| e.elsewhere[*i]).collect();
-                let (_, dz) = loss_and_grad(&w, &calls, &remote, &e.target);
+                let places: Vec<super::Place> = picked.iter().map(|i| e.places[*i]).collect();
+                let (_, dz) = loss_and_grad(&w, &calls, &places, &e.target);
                 for (call, d) in calls.iter().zip(&dz) {
                     for &b in call.iter() {
                         for k in 0..LEVELS {
