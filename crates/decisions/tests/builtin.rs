@@ -296,6 +296,8 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-53",
         "model/fresh-54",
         "model/fresh-55",
+        "model/fresh-56",
+        "model/fresh-57",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
