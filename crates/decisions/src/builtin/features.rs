@@ -347,8 +347,9 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// Clients whose changes are all made on a server or a service, not on this machine: a cluster's
 /// scheduler, a hosting platform, a Workspace tenant, a transfer service, a secrets server (`vault`),
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
-/// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`).
-const SERVED: [&str; 18] = [
+/// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
+/// environments (`eb`), a CDN's services (`fastly`).
+const SERVED: [&str; 20] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -367,6 +368,8 @@ const SERVED: [&str; 18] = [
     "rbd",
     "radosgw-admin",
     "rados",
+    "eb",
+    "fastly",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -456,7 +459,7 @@ const DESTROY: [&str; 36] = [
     "expire",
 ];
 /// Verbs that change.
-const CHANGE: [&str; 40] = [
+const CHANGE: [&str; 47] = [
     "apply",
     "create",
     "up",
@@ -497,6 +500,13 @@ const CHANGE: [&str; 40] = [
     "replace",
     "seek",
     "resize",
+    "activate",
+    "deactivate",
+    "approve",
+    "renew",
+    "swap",
+    "uncordon",
+    "setenv",
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`, a vector store's
@@ -1146,7 +1156,11 @@ fn facts(
         // `gh release view`, `aws ec2 describe-instances` only read; so does a reading deeper
         // word (`yc compute instance list`).
         // So does one that asks whether it may (`ceph osd safe-to-destroy osd.3`, `ok-to-stop`).
-        let asks = subs.iter().chain(deeper.iter()).any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-"));
+        // And one that asks whether a user may (`kubectl auth can-i delete pvc`).
+        let asks = subs
+            .iter()
+            .chain(deeper.iter())
+            .any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-") || w == "can-i");
         // The second word's verb leads it (`describe-instances`; `delete-log-group` deletes, its
         // `log` is a noun), or follows its colon (`pg:info`, `releases:rollback`).
         let sub2_verb = sub2.rsplit(':').next().and_then(|w| w.split('-').next()).unwrap_or("");
@@ -2448,6 +2462,26 @@ mod tests {
         ] {
             assert!(features(kept).contains(&"R=db_destroy".into()), "{kept}");
         }
+    }
+
+    #[test]
+    fn verbs_that_change_what_they_name_and_a_question_of_permission() {
+        // Found in `model/fresh-58/` and `model/fresh-59/`.
+        for c in [
+            "fastly service-version activate --version 143 --service-id 4hT8qLzX2mNpR7vW9kYc1a",
+            "cmctl approve mtls-client-3xk9p -n payments-prd",
+            "cmctl renew api-gateway-tls -n ingress-prd",
+            "eb swap api-blue --destination_name api-green",
+            "oc adm uncordon wrk-07.example.internal",
+            "eb setenv FEATURE_X=true -e api-prod",
+        ] {
+            assert!(has_fact(c, "change_verb"), "{c}: {:?}", facts_of(c));
+        }
+        for served in ["fastly purge --all --service-id x", "eb setenv A=1 -e api-prod"] {
+            assert!(has_fact(served, "served_change"), "{served}: {:?}", facts_of(served));
+        }
+        let can_i = "oc auth can-i delete pvc -n core-banking --as=system:serviceaccount:velero:velero";
+        assert!(has_fact(can_i, "read_verb") && !has_fact(can_i, "destroy_verb"), "{:?}", facts_of(can_i));
     }
 
     #[test]

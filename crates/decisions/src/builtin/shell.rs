@@ -980,6 +980,14 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
             return;
         }
     }
+    // `oc rsh POD CMD`: OpenShift's shell in a pod, CMD its command (with no CMD, a session).
+    if name == "oc" && kube_sub("rsh") {
+        let at = past_options(&args, kube_at + 1, &["-c", "--container", "-n", "--namespace", "--shell"]);
+        let rest = requote(args.get(at + 1..).unwrap_or_default());
+        if !rest.is_empty() && parse_into(&rest, &Context { remote: !local, ..inner }, out) {
+            return;
+        }
+    }
     // `kubectl run NAME --image=X -- CMD`, `kubectl create job NAME --image=X -- CMD`: CMD runs in
     // the cluster; the call that creates the pod or job is judged too.
     if (kube_sub("run") || kube_sub("create") && args.get(kube_at + 1).is_some_and(|(a, _)| a == "job"))
@@ -2125,6 +2133,8 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        // `eb ssh ENV -c CMD`: CMD on the environment's instance.
+        "eb" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
         // `make -f - <<EOF`: the recipes of a makefile given on standard input.
         "make" | "gmake" if reads_makefile_from_stdin(args) => here(heredoc.map(recipes).unwrap_or_default()),
         // `cmake -E CMD ...`: cmake's portable commands, as the shell's own.
@@ -3037,6 +3047,7 @@ mod tests {
             "tsh ssh ops@web1 rm -rf /srv",
             "heroku run -a acme 'rm -rf /srv'",
             "fly ssh console -a acme -C 'rm -rf /srv'",
+            "eb ssh acme-prod -c 'rm -rf /srv'",
             "gigalixir run -a acme -- rm -rf /srv",
             "gigalixir ps:ssh -a acme -- rm -rf /srv",
             "parallel --nonall -S web1,web2 rm -rf /srv",
@@ -3200,6 +3211,7 @@ mod tests {
             "kubectl -n cache exec redis-0 --context prod -- redis-cli FLUSHALL",
             "kubectl --context=prod --namespace cache exec -it redis-0 -- redis-cli FLUSHALL",
             "kubectl -n jobs run once --image=redis --restart=Never -- redis-cli FLUSHALL",
+            "oc rsh -n cache -c redis redis-0 redis-cli FLUSHALL",
             // OpenShift's `oc` is kubectl, and AKS runs a command given as text.
             "oc exec -n cache -c redis redis-0 -- redis-cli FLUSHALL",
             "az aks command invoke -g rg-prod -n aks-prod --command 'redis-cli FLUSHALL'",
