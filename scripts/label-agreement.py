@@ -27,7 +27,9 @@ BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-
                                                "fresh-42", "fresh-43", "fresh-44", "fresh-45", "fresh-46",
                                                "fresh-47", "fresh-48", "fresh-49", "fresh-50", "fresh-51",
                                                "fresh-52", "fresh-53", "fresh-54", "fresh-55",
-                                               "fresh-56", "fresh-57"]
+                                               "fresh-56", "fresh-57", "fresh-58", "fresh-59",
+                                               "fresh-60", "fresh-61", "fresh-62", "fresh-63", "fresh-64",
+                                               "fresh-65"]
             for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 

@@ -298,6 +298,14 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-55",
         "model/fresh-56",
         "model/fresh-57",
+        "model/fresh-58",
+        "model/fresh-59",
+        "model/fresh-60",
+        "model/fresh-61",
+        "model/fresh-62",
+        "model/fresh-63",
+        "model/fresh-64",
+        "model/fresh-65",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
