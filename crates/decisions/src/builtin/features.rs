@@ -273,8 +273,10 @@ pub fn of(call: &Call) -> Vec<String> {
                 let first = example
                     .and_then(|w| w.split(' ').next())
                     .filter(|v| !matches!(*v, "merge" | "send" | "fork" | "release" | "submit" | "invoke" | "post"));
+                // Nor for a call that only previews or asks for help: `git push --dry-run --tags` is
+                // no publish, whatever "push tags" does.
                 if let Some(kind) = first.and_then(verb_kind)
-                    && !facts.iter().any(|x| x.strip_suffix("_verb") == Some(kind))
+                    && !facts.iter().any(|x| x.strip_suffix("_verb") == Some(kind) || matches!(*x, "dry_run" | "help"))
                 {
                     f.push(format!("R=example_{kind}"));
                 }
@@ -348,8 +350,8 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// scheduler, a hosting platform, a Workspace tenant, a transfer service, a secrets server (`vault`),
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
-/// environments (`eb`), a CDN's services (`fastly`).
-const SERVED: [&str; 20] = [
+/// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
+const SERVED: [&str; 21] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -370,6 +372,7 @@ const SERVED: [&str; 20] = [
     "rados",
     "eb",
     "fastly",
+    "kamal",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -510,9 +513,9 @@ const CHANGE: [&str; 47] = [
 ];
 /// A URL whose last path segment is an endpoint that only searches or queries what a server holds
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`, a vector store's
-/// `.../points/count` and `.../points/scroll`).
+/// `.../points/count` and `.../points/scroll`, Elasticsearch's `_cluster/allocation/explain`).
 fn queries(url: &str) -> bool {
-    const QUERIES: [&str; 12] = [
+    const QUERIES: [&str; 13] = [
         "_search",
         "_msearch",
         "_count",
@@ -525,6 +528,7 @@ fn queries(url: &str) -> bool {
         "_explain",
         "count",
         "scroll",
+        "explain",
     ];
     !url.starts_with('-') && last_segment(url).is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
 }
@@ -582,9 +586,9 @@ fn add(out: &mut Vec<&'static str>, fact: &'static str) {
 const DEVICE_READS: [&str; 10] =
     ["show", "display", "count", "match", "include", "exclude", "except", "begin", "section", "no-more"];
 /// Verbs that only read.
-const READ: [&str; 24] = [
+const READ: [&str; 25] = [
     "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
-    "history", "version", "stat", "stats", "du", "validate", "tree", "cat", "wait", "lookup",
+    "history", "version", "stat", "stats", "du", "validate", "tree", "cat", "wait", "lookup", "details",
 ];
 
 /// The fact a gRPC method's leading verb gives (`pkg.v1.OrderService/CancelOrder` destroys,
@@ -2462,6 +2466,20 @@ mod tests {
         ] {
             assert!(features(kept).contains(&"R=db_destroy".into()), "{kept}");
         }
+    }
+
+    #[test]
+    fn a_dry_run_or_a_read_is_not_what_the_closest_example_does() {
+        // Found in `model/fresh-64/` and `model/fresh-65/`.
+        let push = "git push --dry-run origin main --tags";
+        assert!(has_fact(push, "dry_run") && !has_fact(push, "example_publish"), "{:?}", facts_of(push));
+        assert!(has_fact("git push origin main --tags", "push"));
+        let explain = "curl -s -H 'Content-Type: application/json' \"https://es.example.internal:9200/_cluster/allocation/explain?pretty\" -d '{\"index\":\"logs\",\"shard\":3,\"primary\":false}'";
+        assert!(has_fact(explain, "read") && !has_fact(explain, "send"), "{:?}", facts_of(explain));
+        // Found in `model/fresh-62/`: Kamal's reads in production.
+        let details = "kamal app details -d production";
+        assert!(has_fact(details, "read_verb") && !has_fact(details, "production_change"), "{:?}", facts_of(details));
+        assert!(has_fact("kamal accessory reboot redis -d production", "production_change"));
     }
 
     #[test]

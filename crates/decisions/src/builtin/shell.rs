@@ -2133,6 +2133,30 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        // `kamal app exec CMD`, `kamal accessory exec NAME CMD`, `kamal server exec CMD`: CMD on
+        // the servers of the destination (`-d production`), each Kamal option before it taking a
+        // value but its flags.
+        "kamal"
+            if args.get(1).is_some_and(|(a, _)| a == "exec") && matches!(sub, Some("app" | "server" | "accessory")) =>
+        {
+            let flags = ["-i", "--interactive", "--reuse", "-p", "--primary", "-q", "--quiet", "-v", "--verbose", "-y"];
+            let mut operands = args[2..].iter().filter({
+                let mut skip = false;
+                move |(a, _)| {
+                    if skip {
+                        skip = false;
+                        return false;
+                    }
+                    if a.starts_with('-') {
+                        skip = !flags.contains(&a.as_str()) && !a.contains('=');
+                        return false;
+                    }
+                    true
+                }
+            });
+            let code = if sub == Some("accessory") { operands.nth(1) } else { operands.next() };
+            code.map(|(c, _)| (c.clone(), true)).into_iter().collect()
+        }
         // `eb ssh ENV -c CMD`: CMD on the environment's instance.
         "eb" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
         // `make -f - <<EOF`: the recipes of a makefile given on standard input.
@@ -3048,6 +3072,8 @@ mod tests {
             "heroku run -a acme 'rm -rf /srv'",
             "fly ssh console -a acme -C 'rm -rf /srv'",
             "eb ssh acme-prod -c 'rm -rf /srv'",
+            "kamal app exec -d production --reuse 'rm -rf /srv'",
+            "kamal accessory exec db -d production 'rm -rf /srv'",
             "gigalixir run -a acme -- rm -rf /srv",
             "gigalixir ps:ssh -a acme -- rm -rf /srv",
             "parallel --nonall -S web1,web2 rm -rf /srv",
