@@ -308,6 +308,8 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-65",
         "model/fresh-66",
         "model/fresh-67",
+        "model/fresh-68",
+        "model/fresh-69",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
