@@ -29,7 +29,8 @@ BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-
                                                "fresh-52", "fresh-53", "fresh-54", "fresh-55",
                                                "fresh-56", "fresh-57", "fresh-58", "fresh-59",
                                                "fresh-60", "fresh-61", "fresh-62", "fresh-63", "fresh-64",
-                                               "fresh-65", "fresh-66", "fresh-67", "fresh-68", "fresh-69"]
+                                               "fresh-65", "fresh-66", "fresh-67", "fresh-68", "fresh-69",
+                                               "fresh-70", "fresh-71"]
             for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 

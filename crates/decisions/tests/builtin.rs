@@ -310,6 +310,8 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-67",
         "model/fresh-68",
         "model/fresh-69",
+        "model/fresh-70",
+        "model/fresh-71",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
