@@ -1537,10 +1537,9 @@ fn facts(
             matches!(v, "create" | "add-node" | "del-node" | "reshard" | "rebalance" | "fix" | "import" | "set-timeout")
         });
         let cluster_node_elsewhere = cluster.is_some()
-            && at.and_then(|i| args.get(i + 2)).map(String::as_str).is_some_and(|node| {
-                let host = node.rsplit_once(':').map_or(node, |(h, _)| h);
-                !host.is_empty() && !matches!(host, "localhost" | "127.0.0.1" | "::1" | "[::1]")
-            });
+            && at
+                .and_then(|i| args.get(i + 2))
+                .is_some_and(|node| elsewhere(node.rsplit_once(':').map_or(node, |(h, _)| h)));
         let remote_db = remote_db || cluster_node_elsewhere;
         let changes = !redis_reads && (redis_write || cluster_changes || changes_database(&words));
         let destroys = destroys && !redis_reads;

@@ -969,8 +969,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     let kube_sub = |word: &str| kube && args.get(kube_at).is_some_and(|(a, _)| a == word);
     // In a cluster this machine runs (`--context kind-dev`), CMD is judged as run here (settled
     // point 22), as in a local container.
-    let words: Vec<String> = args.iter().map(|(a, _)| a.clone()).collect();
-    let local = kube && names_local_cluster(&words);
+    let local = kube && names_local_cluster(&args.iter().map(|(a, _)| a.clone()).collect::<Vec<_>>());
     if (kube_sub("exec") || kube_sub("debug"))
         && let Some(dash) = args.iter().position(|(a, _)| a == "--")
     {
@@ -2133,29 +2132,29 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
-        // `kamal app exec CMD`, `kamal accessory exec NAME CMD`, `kamal server exec CMD`: CMD on
-        // the servers of the destination (`-d production`), each Kamal option before it taking a
-        // value but its flags.
+        // `kamal app exec CMD`, `kamal server exec CMD`, `kamal accessory exec NAME CMD`: CMD on
+        // the servers of the destination (`-d production`), past Kamal's options before it.
         "kamal"
             if args.get(1).is_some_and(|(a, _)| a == "exec") && matches!(sub, Some("app" | "server" | "accessory")) =>
         {
-            let flags = ["-i", "--interactive", "--reuse", "-p", "--primary", "-q", "--quiet", "-v", "--verbose", "-y"];
-            let mut operands = args[2..].iter().filter({
-                let mut skip = false;
-                move |(a, _)| {
-                    if skip {
-                        skip = false;
-                        return false;
-                    }
-                    if a.starts_with('-') {
-                        skip = !flags.contains(&a.as_str()) && !a.contains('=');
-                        return false;
-                    }
-                    true
-                }
-            });
-            let code = if sub == Some("accessory") { operands.nth(1) } else { operands.next() };
-            code.map(|(c, _)| (c.clone(), true)).into_iter().collect()
+            const VALUED: [&str; 11] = [
+                "-d",
+                "--destination",
+                "-r",
+                "--roles",
+                "-h",
+                "--hosts",
+                "-c",
+                "--config-file",
+                "-e",
+                "--env",
+                "--version",
+            ];
+            let mut at = past_options(args, 2, &VALUED);
+            if sub == Some("accessory") {
+                at = past_options(args, at + 1, &VALUED);
+            }
+            args.get(at).map(|(c, _)| (c.clone(), true)).into_iter().collect()
         }
         // `eb ssh ENV -c CMD`: CMD on the environment's instance.
         "eb" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
