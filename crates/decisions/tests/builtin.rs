@@ -312,6 +312,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-69",
         "model/fresh-70",
         "model/fresh-71",
+        "model/fresh-72",
+        "model/fresh-73",
+        "model/fresh-74",
+        "model/fresh-75",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

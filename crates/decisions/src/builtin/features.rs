@@ -661,6 +661,8 @@ fn facts(
             tool,
             "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
         ) || tool.starts_with("mkfs")
+            // The OpenLDAP clients' `-n`: show what would be done, do nothing.
+            || matches!(tool, "ldapmodify" | "ldapadd" | "ldapdelete" | "ldapmodrdn" | "ldappasswd" | "ldapsearch")
             || (tool == "gsutil" && sub == "rsync")
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
     // Or whose tldr page spells it so, as any short flag that page gives a dry run's long name
@@ -743,6 +745,10 @@ fn facts(
         || (tool == "flux" && sub == "create" && has("--export"))
         // OpenShift's `oc adm prune` only says what it would prune without `--confirm`.
         || (tool == "oc" && sub == "adm" && sub2 == "prune" && !has("--confirm"))
+        // A Rails console in a sandbox rolls back every change it makes when it ends.
+        || ((tool == "rails" || call.program.ends_with("/rails"))
+            && matches!(sub, "console" | "c")
+            && (has("--sandbox") || short('s')))
         // `cargo release` only says what it would do without `--execute`.
         || (tool == "cargo" && sub == "release" && !has("--execute") && !short('x'))
         || text.match_indices("--dry-run=").any(|(i, m)| {
@@ -1080,7 +1086,12 @@ fn facts(
             // `PUT .../config/validate`), whatever the method short of a DELETE.
             // And a GraphQL query that only reads, posted (`-d '{"query": "{ health { status } }"}'`).
             let validates = |a: &String| last_segment(a) == Some("validate");
-            let graphql = args.windows(2).any(|w| BODY_FLAGS.contains(&w[0].as_str()) && graphql_reads(&w[1]));
+            // And a command posted to a control API that only reads (Kea's `{"command":
+            // "lease4-get"}`, JSON-RPC's `"method": "eth_getBalance"`, Arista's `runCmds` of `show`
+            // commands).
+            let graphql = args
+                .windows(2)
+                .any(|w| BODY_FLAGS.contains(&w[0].as_str()) && (graphql_reads(&w[1]) || rpc_reads(&w[1])));
             let query = body
                 && method.as_deref().is_none_or(|m| m != "DELETE")
                 && (args.iter().any(validates)
@@ -1137,7 +1148,12 @@ fn facts(
     }
     // Verbs that fetch into files here (rule 6: a download written into a file).
     const FETCH: [&str; 4] = ["download", "pull", "fetch", "clone"];
-    let sub_words: Vec<&str> = subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).collect();
+    // Azure's and Google Cloud's command groups nest, their verb last: where a deeper word is a
+    // verb, the words before it are groups (`az appservice plan update` updates a plan; its
+    // `plan` is no dry run's).
+    let groups = matches!(tool, "az" | "gcloud") && deeper.first().is_some_and(|d| verb_kind(d).is_some());
+    let sub_words: Vec<&str> =
+        if groups { Vec::new() } else { subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).collect() };
     let sub_verb = sub_words.iter().any(|v| verb_kind(v).is_some());
     // Not xcodebuild's actions, which all build (`archive` is a build for distribution).
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman" | "xcodebuild") {
@@ -1167,7 +1183,8 @@ fn facts(
             .any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-") || w == "can-i");
         // The second word's verb leads it (`describe-instances`; `delete-log-group` deletes, its
         // `log` is a noun), or follows its colon (`pg:info`, `releases:rollback`).
-        let sub2_verb = sub2.rsplit(':').next().and_then(|w| w.split('-').next()).unwrap_or("");
+        let sub2_verb =
+            if groups { "" } else { sub2.rsplit(':').next().and_then(|w| w.split('-').next()).unwrap_or("") };
         let acts = !asks
             && !READ.contains(&sub2_verb)
             && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v));
@@ -1464,10 +1481,14 @@ fn facts(
         let text = if !statements.is_empty() {
             statements.iter().map(|a| sql_code(a).to_ascii_lowercase()).collect::<Vec<_>>().join(" ")
         } else if SQL_CLIENTS.contains(&tool) {
+            // Where it connects is no statement: an Aurora endpoint's `.cluster-ro-` is no
+            // `CLUSTER`, nor a database named `create_test` a `CREATE`.
             let mut code: Vec<String> = args
                 .iter()
                 .zip(&call.quoted)
-                .map(|(a, q)| if *q { sql_code(a) } else { a.clone() }.to_ascii_lowercase())
+                .enumerate()
+                .filter(|(i, (a, _))| !connection_value(args, *i) && !is_connection_option(a) && uri_host(a).is_none())
+                .map(|(_, (a, q))| if *q { sql_code(a) } else { a.clone() }.to_ascii_lowercase())
                 .collect();
             code.extend(call.stdin_text.iter().map(|fed| sql_code(fed).to_ascii_lowercase()));
             code.join(" ")
@@ -1549,7 +1570,10 @@ fn facts(
             || text.contains("\\d")
             || text.contains("find(");
         // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
-        let explained = text.contains("explain ") && !text.contains("analyze");
+        // So does MongoDB's, as a command or a method (`db.runCommand({explain: {delete: ...}})`,
+        // `db.orders.explain().deleteMany(...)`), which applies no write.
+        let explained = (text.contains("explain ") || text.contains("explain:") || text.contains(".explain("))
+            && !text.contains("analyze");
         // A client with no statement to run, no script and nothing fed to it opens a session.
         let session = statements.is_empty()
             && !call.args.iter().zip(&call.quoted).any(|(a, q)| {
@@ -1680,6 +1704,55 @@ fn graphql_reads(body: &str) -> bool {
     operation && !words.iter().any(|w| matches!(*w, "mutation" | "subscription"))
 }
 
+/// Whether a JSON body posted to a control API asks it only to read: the command or method it
+/// names (`"command": "lease4-get-by-hw-address"`, `"method": "eth_getBalance"`,
+/// `"getblockchaininfo"`) has a reading word and no changing one, or every command it carries is
+/// a `show` (Arista's `{"method": "runCmds", "params": {"cmds": ["show version"]}}`).
+fn rpc_reads(body: &str) -> bool {
+    use serde_json::Value;
+    if body.len() > 100_000 || !body.trim_start().starts_with('{') {
+        return false;
+    }
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(body) else {
+        return false;
+    };
+    let cmds = map.get("params").and_then(|p| p.get("cmds")).or_else(|| map.get("cmds"));
+    if let Some(Value::Array(cmds)) = cmds {
+        let shows = |c: &Value| {
+            let c = c.as_str().or_else(|| c.get("cmd").and_then(Value::as_str)).unwrap_or("");
+            let first = c.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+            first == "show" || first == "enable"
+        };
+        return !cmds.is_empty() && cmds.iter().all(shows) && cmds.iter().any(|c| c != "enable");
+    }
+    let Some(name) = ["command", "method"].iter().find_map(|k| map.get(*k).and_then(Value::as_str)) else {
+        return false;
+    };
+    // Its words: split at punctuation and where a lower-case letter meets an upper-case one.
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut before = ' ';
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() || (c.is_ascii_uppercase() && before.is_ascii_lowercase()) {
+            words.extend((!word.is_empty()).then(|| std::mem::take(&mut word)));
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c.to_ascii_lowercase());
+        }
+        before = c;
+    }
+    words.extend((!word.is_empty()).then_some(word));
+    const READS: [&str; 12] =
+        ["get", "list", "show", "status", "describe", "query", "search", "fetch", "read", "info", "version", "ping"];
+    const CHANGES: [&str; 24] = [
+        "set", "add", "del", "delete", "remove", "update", "write", "reload", "reset", "push", "create", "send", "put",
+        "shutdown", "restart", "wipe", "reclaim", "commit", "apply", "start", "stop", "clear", "flush", "purge",
+    ];
+    let reads = words.iter().any(|w| READS.contains(&w.as_str()))
+        || words.first().is_some_and(|w| ["get", "list", "show"].iter().any(|r| w.starts_with(r)));
+    reads && !words.iter().any(|w| CHANGES.contains(&w.as_str()))
+}
+
 /// An SQL statement: what a text handed to a program starts with, when it is one.
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -1724,7 +1797,7 @@ const DB_DESTROYS: [&str; 27] = [
 const DB_READS: [&str; 8] = ["select", "show", "describe", "explain", "keys", "get", "count", "countdocuments"];
 
 /// What a statement to a database changes it with, short of destroying rows, as whole words.
-const DB_CHANGES: [&str; 29] = [
+const DB_CHANGES: [&str; 50] = [
     "create",
     "grant",
     "revoke",
@@ -1754,6 +1827,29 @@ const DB_CHANGES: [&str; 29] = [
     "dropindex",
     "createuser",
     "renamecollection",
+    // MongoDB's administration helpers and commands (`rs.stepDown()`, `sh.stopBalancer()`,
+    // `db.adminCommand({removeShard: ...})`) and pg_cron's `cron.unschedule(...)`.
+    "stepdown",
+    "reconfig",
+    "freeze",
+    "initiate",
+    "stopbalancer",
+    "startbalancer",
+    "setbalancerstate",
+    "addshard",
+    "removeshard",
+    "enablesharding",
+    "shardcollection",
+    "movechunk",
+    "setfeaturecompatibilityversion",
+    "setparameter",
+    "compact",
+    "createrole",
+    "updateuser",
+    "changeuserpassword",
+    "grantrolestouser",
+    "revokerolesfromuser",
+    "unschedule",
 ];
 
 /// Two words that change a database together (`STOP REPLICA`, `CONFIG SET`, `LOAD DATA`).
@@ -1909,6 +2005,40 @@ fn changes_database(words: &[&str]) -> bool {
                 && next != "select"
                 && words[i + 1..].iter().take(8).take_while(|x| **x != "to").any(|x| *x == "from")
     })
+}
+
+/// The options of an SQL client that say where it connects and as whom, each given a value:
+/// the host, port, user, database and server of `psql`, `mysql`, `sqlcmd`, `clickhouse-client`
+/// and the like. (`mysql -p` takes no separate value; what follows it is taken only when it is
+/// no option.)
+const CONNECTION_OPTIONS: [&str; 16] = [
+    "-h",
+    "--host",
+    "-p",
+    "-P",
+    "--port",
+    "-u",
+    "-U",
+    "--user",
+    "--username",
+    "-d",
+    "-D",
+    "--dbname",
+    "--database",
+    "-S",
+    "--server",
+    "--password",
+];
+
+/// Whether an argument names where an SQL client connects as its own option's value
+/// (`--host=db.example.com`, `-hdb.example.com` is left alone: too short to tell).
+fn is_connection_option(a: &str) -> bool {
+    a.split_once('=').is_some_and(|(name, _)| name.starts_with("--") && CONNECTION_OPTIONS.contains(&name))
+}
+
+/// Whether the argument at `i` is the value of a connection option before it (`-h HOST`).
+fn connection_value(args: &[String], i: usize) -> bool {
+    i.checked_sub(1).is_some_and(|b| CONNECTION_OPTIONS.contains(&args[b].as_str())) && !args[i].starts_with('-')
 }
 
 /// The host of a database connection URI (`postgresql://app@db.example.com:5432/shop` names
@@ -2553,6 +2683,81 @@ mod tests {
         }
         assert!(has_fact("pwsh -Command 'Test-Connection db01 -Count 2'", "read_verb"));
         assert!(!has_fact("pwsh -Command 'Remove-ADUser -Identity jdoe -Confirm:$false'", "read_verb"));
+    }
+
+    #[test]
+    fn where_an_sql_client_connects_is_no_statement() {
+        // Found in `model/fresh-72/`: an Aurora reader endpoint's `.cluster-ro-` had read as
+        // PostgreSQL's `CLUSTER`, a change, and `SHOW FULL PROCESSLIST` scored 3.
+        let aurora = "mysql -h ledgerly-prod.cluster-ro-c8xk2mfa91lp.us-east-1.rds.amazonaws.com -u ledgerly_ro -p -e 'SHOW FULL PROCESSLIST;'";
+        assert!(has_fact(aurora, "db_read") && !has_fact(aurora, "db_change_remote"), "{:?}", facts_of(aurora));
+        for read in [
+            "psql --host=analytics-cluster.internal -d create_reports -c 'SELECT 1'",
+            "psql postgresql://app@lock-01.example.com:5432/shop -c 'SELECT count(*) FROM orders'",
+        ] {
+            assert!(has_fact(read, "db_read") && !has_fact(read, "db_change_remote"), "{read}: {:?}", facts_of(read));
+        }
+        // The statement still decides.
+        let vacuum = "psql -h analytics-cluster.internal -d app -c 'VACUUM ANALYZE'";
+        assert!(has_fact(vacuum, "db_change_remote"), "{:?}", facts_of(vacuum));
+    }
+
+    #[test]
+    fn a_nested_command_groups_verb_is_its_last_word() {
+        // Found in `model/fresh-75/`: `az appservice plan update` had read as a plan, 0.01.
+        let update = "az appservice plan update --name asp-prod -g rg-prod --sku P1v3";
+        assert!(has_fact(update, "change_verb") && !has_fact(update, "read_verb"), "{:?}", facts_of(update));
+        assert!(has_fact("az appservice plan show --name asp-prod -g rg-prod", "read_verb"));
+        assert!(has_fact("gcloud compute instances delete web-1 --zone us-east1-b", "destroy_verb"));
+        assert!(has_fact("gcloud sql instances describe main", "read_verb"));
+    }
+
+    #[test]
+    fn mongodbs_administration_changes_the_server_and_an_explained_write_reads() {
+        // Found in `model/fresh-74/`.
+        for change in [
+            "mongosh \"mongodb://mongo-rs0-a.db.example.internal:27017/admin\" -u dba --eval 'rs.stepDown(120, 30)'",
+            "mongosh \"mongodb://mongos-01.example.internal:27017/admin\" -u admin --eval 'sh.stopBalancer()'",
+            "mongosh \"mongodb://mongos-01.example.internal:27017/admin\" --eval 'db.adminCommand({removeShard: \"shard03\"})'",
+        ] {
+            assert!(has_fact(change, "db_change_remote"), "{change}: {:?}", facts_of(change));
+        }
+        let explained = "mongosh mongodb://localhost:27017/orders --quiet --eval 'db.runCommand({explain: {delete: \"orders\", deletes: [{q: {status: \"CANCELLED\"}, limit: 0}]}, verbosity: \"queryPlanner\"})'";
+        assert!(has_fact(explained, "db_read") && !has_fact(explained, "db_destroy"), "{:?}", facts_of(explained));
+    }
+
+    #[test]
+    fn an_ldap_clients_dash_n_and_a_sandboxed_rails_console_change_nothing() {
+        // Found in `model/fresh-67/` and `model/fresh-68/`.
+        assert!(has_fact(
+            "ldapdelete -n -v -x -H ldaps://ldap01.example.net -D cn=admin,dc=example,dc=net -y pw -r ou=Old,dc=example,dc=net",
+            "dry_run"
+        ));
+        assert!(!has_fact("ldapdelete -x -H ldaps://ldap01.example.net -D cn=admin -y pw uid=jd,ou=People", "dry_run"));
+        assert!(has_fact("bundle exec rails console -e production --sandbox", "dry_run"));
+        assert!(has_fact("bin/rails c -s", "dry_run"));
+        assert!(!has_fact("bundle exec rails console -e production", "dry_run"));
+    }
+
+    #[test]
+    fn a_command_posted_to_a_control_api_that_only_reads_is_a_query() {
+        // Found in `model/fresh-70/`: Kea's and Arista's reads had scored 3.
+        for read in [
+            r#"curl -s -X POST -H 'Content-Type: application/json' -d '{"command": "lease4-get-by-hw-address", "service": ["dhcp4"], "arguments": {"hw-address": "3c:ec:ef:12:9a:01"}}' http://kea-ctrl.example.net:8000/"#,
+            r#"curl -sk -u ro:pw https://spine02.example.net/command-api -d '{"jsonrpc":"2.0","method":"runCmds","params":{"version":1,"cmds":["show bgp summary"]},"id":1}'"#,
+            r#"curl -s -X POST https://rpc.example.org -H 'content-type: application/json' -d '{"jsonrpc":"2.0","method":"eth_getBalance","params":["0xabc","latest"],"id":1}'"#,
+            r#"curl --data-binary '{"jsonrpc":"1.0","id":"x","method":"getblockchaininfo","params":[]}' http://node.example.org:8332/"#,
+        ] {
+            assert!(has_fact(read, "read") && !has_fact(read, "send"), "{read}: {:?}", facts_of(read));
+        }
+        for send in [
+            r#"curl -s -X POST -d '{"command": "lease4-del", "service": ["dhcp4"], "arguments": {"ip-address": "10.0.0.5"}}' http://kea-ctrl.example.net:8000/"#,
+            r#"curl -sk https://spine02.example.net/command-api -d '{"jsonrpc":"2.0","method":"runCmds","params":{"version":1,"cmds":["enable","configure","interface Ethernet1","shutdown"]},"id":1}'"#,
+            r#"curl -s -X POST https://rpc.example.org -d '{"jsonrpc":"2.0","method":"eth_sendRawTransaction","params":["0xf86c"],"id":1}'"#,
+            r#"curl -s -X POST https://api.example.com/v1/jobs -d '{"command": "getOrCreate"}'"#,
+        ] {
+            assert!(has_fact(send, "send"), "{send}: {:?}", facts_of(send));
+        }
     }
 
     /// Whether a command's calls give the rule fact (`R=` and its name).
