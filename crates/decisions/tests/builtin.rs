@@ -316,6 +316,8 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-73",
         "model/fresh-74",
         "model/fresh-75",
+        "model/fresh-76",
+        "model/fresh-77",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

@@ -351,7 +351,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 21] = [
+const SERVED: [&str; 38] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -373,6 +373,26 @@ const SERVED: [&str; 21] = [
     "eb",
     "fastly",
     "kamal",
+    // Redis Enterprise's cluster manager; Active Directory's command-line tools; xCAT's and
+    // Warewulf's node database and power; Patroni's and Teleport's clusters; Knot's served zones;
+    // GPFS's file systems.
+    "rladmin",
+    "dsrm",
+    "dsmod",
+    "dsadd",
+    "dsmove",
+    "chdef",
+    "rmdef",
+    "mkdef",
+    "rpower",
+    "rinstall",
+    "wwctl",
+    "patronictl",
+    "tctl",
+    "knotc",
+    "mmchconfig",
+    "mmdelfileset",
+    "mmdelsnapshot",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -395,7 +415,10 @@ fn cmdlet_verbs(program: &str) -> Option<Vec<&'static str>> {
         | "enable" | "disable" | "install" | "register" | "grant" | "block" | "unblock" | "lock" | "unlock"
         | "reset" | "move" | "rename" | "copy" | "import" | "initialize" | "mount" | "dismount" | "save" | "write"
         | "edit" | "merge" | "split" | "join" | "approve" | "deny" | "complete" | "close" | "open" | "protect"
-        | "unprotect" | "repair" | "optimize" | "limit" | "request" | "backup" | "rotate" => "change",
+        | "unprotect" | "repair" | "optimize" | "limit" | "request" | "rotate" => "change",
+        // A backup or an export copies what it names, which it leaves as it was (`Backup-GPO -All
+        // -Path C:\Temp\gpo`): it reads there, whatever it writes here.
+        "backup" | "export" => "read",
         _ => return Some(Vec::new()),
     };
     Some(vec![kind])
@@ -560,6 +583,15 @@ fn shows_only(a: &str) -> bool {
 fn request_method(args: &[String], flags: &[&str]) -> Option<String> {
     args.iter().enumerate().find_map(|(i, a)| {
         if flags.contains(&a.as_str()) {
+            return args.get(i + 1).map(|m| m.to_ascii_uppercase());
+        }
+        // The short option last in a run of switches (`curl -sX DELETE URL`, `-fsSLX POST`).
+        let clustered = flags.iter().filter(|f| f.len() == 2 && !f.starts_with("--")).any(|f| {
+            a.strip_prefix('-')
+                .and_then(|run| run.strip_suffix(&f[1..]))
+                .is_some_and(|before| !before.is_empty() && before.chars().all(|c| "sSfLkviIgN".contains(c)))
+        });
+        if clustered {
             return args.get(i + 1).map(|m| m.to_ascii_uppercase());
         }
         flags.iter().find_map(|f| {
@@ -1265,6 +1297,12 @@ fn facts(
             || (module.ends_with("_command") && args.iter().any(|a| shows_only(a)))
             || lists;
         add(&mut out, if reads { "read_verb" } else { "change_verb" });
+    }
+    // Active Directory's command-line tools say what they do in their names.
+    match tool {
+        "dsrm" => add(&mut out, "destroy_verb"),
+        "dsmod" | "dsadd" | "dsmove" => add(&mut out, "change_verb"),
+        _ => {}
     }
     // A program whose verbs are options (`kafka-topics --list`, `kafka-consumer-groups
     // --describe`, `dpkg --status`): such an option that reads says the call reads. Not one
@@ -2438,6 +2476,14 @@ fn aims_elsewhere(args: &[String]) -> bool {
             || h.starts_with("[::1]")
     };
     args.iter().enumerate().any(|(i, a)| {
+        // A Windows share on another machine (`robocopy src \\fs01\deploy$ /MIR`; the shell
+        // leaves one backslash of the two).
+        if a.strip_prefix('\\').is_some_and(|rest| {
+            let host = rest.trim_start_matches('\\');
+            host.starts_with(|c: char| c.is_ascii_alphanumeric()) && !host.to_ascii_lowercase().starts_with("localhost")
+        }) {
+            return true;
+        }
         let value = if a.starts_with('-') { a.split_once('=').map_or("", |(_, v)| v) } else { a.as_str() };
         if let Some((scheme, host)) = url_host(value) {
             return scheme != "file" && !local(host);
@@ -2457,6 +2503,10 @@ fn host_option(option: &str, value: &str) -> bool {
         // A Supabase project, hosted (`supabase secrets set ... --project-ref qzvh...`).
         "--project-ref" => !value.is_empty() && !value.starts_with('-'),
         "-h" | "-H" => is_domain(value) && value.split('.').count() >= 3,
+        // Windows tools' computer (`manage-bde -cn LT-0098 ...`, `-ComputerName`).
+        _ if option.eq_ignore_ascii_case("-cn") || option.eq_ignore_ascii_case("-computername") => {
+            !value.is_empty() && !value.starts_with(['-', '/']) && !value.eq_ignore_ascii_case("localhost")
+        }
         _ => false,
     }
 }
@@ -2700,6 +2750,38 @@ mod tests {
         // The statement still decides.
         let vacuum = "psql -h analytics-cluster.internal -d app -c 'VACUUM ANALYZE'";
         assert!(has_fact(vacuum, "db_change_remote"), "{:?}", facts_of(vacuum));
+    }
+
+    #[test]
+    fn a_windows_share_or_computer_named_is_another_machine_and_served_clients_change_theirs() {
+        // Found in `model/fresh-77/`.
+        assert!(aims_elsewhere(&["C:Out".into(), "\\\\fs01.corp.example.com\\deploy$".into()]));
+        assert!(aims_elsewhere(&["\\fs01deploy$".into()]));
+        assert!(!aims_elsewhere(&["\\localhost\\c$".into()]));
+        assert!(aims_elsewhere(&["-cn".into(), "LT-SALES-0098".into(), "-forcerecovery".into()]));
+        assert!(!aims_elsewhere(&["-cn".into(), "localhost".into()]));
+        for served in [
+            "rladmin node 4 remove",
+            "dsrm CN=LT-TEMP-007,OU=Laptops,DC=corp -noprompt",
+            "patronictl -c p.yml remove main",
+        ] {
+            assert!(has_fact(served, "served_change"), "{served}: {:?}", facts_of(served));
+        }
+        assert!(!has_fact("patronictl -c /etc/patroni/patroni.yml list", "served_change"));
+        // A backup of a directory's object reads it (`model/fresh-56/`, `fresh-77/`: level 1).
+        let backup = "Backup-GPO -Name Baseline -Path C:\\GPOBackups\\2024-06-11";
+        assert!(has_fact(backup, "read_verb") && !has_fact(backup, "change_verb"), "{:?}", facts_of(backup));
+    }
+
+    #[test]
+    fn a_method_given_last_in_a_run_of_switches_is_the_method() {
+        // Found in `model/fresh-76/`: `curl -sX DELETE` had read as a download, 0.04.
+        let delete = "curl -sX DELETE \"https://api.cloudflare.com/client/v4/zones/$Z/dns_records/372e\" -H \"Authorization: Bearer $T\"";
+        assert!(has_fact(delete, "send"), "{:?}", facts_of(delete));
+        assert!(has_fact("curl -fsSLX POST https://api.example.com/v1/jobs", "send"));
+        assert!(!has_fact("curl -fsSL https://example.com/install.sh -o install.sh", "send"));
+        // A run whose letters take values of their own is no run of switches (`-oX` writes `X`).
+        assert!(!has_fact("curl -oX https://example.com/a", "send"));
     }
 
     #[test]

@@ -150,10 +150,88 @@ const LOCAL_NOUNS: &[&str] = &[
 
 /// Prefixes of the nouns of cloud and directory modules, each followed by a capital
 /// (`MgUser`, `AzVM`, `ADUser`, `EXOMailbox`, `PnPFile`, `SPOSite`, `CsOnlineUser`).
-const REMOTE_PREFIXES: [&str; 11] = ["Mg", "Az", "AzureAD", "Msol", "AD", "EXO", "Exo", "PnP", "SPO", "Cs", "Team"];
+/// Group Policy's objects live in the domain's directory too (`New-GPLink`, `Set-GPRegistryValue`).
+const REMOTE_PREFIXES: [&str; 12] =
+    ["Mg", "Az", "AzureAD", "Msol", "AD", "EXO", "Exo", "PnP", "SPO", "Cs", "Team", "GP"];
 
 /// Parameters that aim a cmdlet at another computer.
-const AIMED: [&str; 6] = ["computername", "cimsession", "session", "hostname", "vmname", "containerid"];
+/// (`Invoke-GPUpdate -Computer`'s is `computer`.)
+const AIMED: [&str; 7] = ["computername", "computer", "cimsession", "session", "hostname", "vmname", "containerid"];
+
+/// PowerShell's approved verbs that change or read, as a command line's first word shows them.
+const APPROVED: [&str; 48] = [
+    "Get",
+    "Set",
+    "New",
+    "Remove",
+    "Add",
+    "Clear",
+    "Invoke",
+    "Start",
+    "Stop",
+    "Restart",
+    "Enable",
+    "Disable",
+    "Update",
+    "Install",
+    "Uninstall",
+    "Register",
+    "Unregister",
+    "Import",
+    "Export",
+    "Test",
+    "Move",
+    "Rename",
+    "Copy",
+    "Reset",
+    "Grant",
+    "Revoke",
+    "Lock",
+    "Unlock",
+    "Suspend",
+    "Resume",
+    "Publish",
+    "Send",
+    "Sync",
+    "Search",
+    "Find",
+    "Show",
+    "Write",
+    "Read",
+    "Mount",
+    "Dismount",
+    "Backup",
+    "Restore",
+    "Approve",
+    "Deny",
+    "Initialize",
+    "Enter",
+    "Connect",
+    "Select",
+];
+
+/// Whether a command line is PowerShell's: its first statement (past `$x =`) calls a cmdlet
+/// named with an approved verb and a capitalised noun (`Disable-ADAccount ...`, `$s =
+/// New-PSSession ...`). Looked at only when it starts with a capital or a `$`, as no shell
+/// command of a Unix machine's does but rarely.
+pub fn is_cmdlet_line(command: &str) -> bool {
+    let command = command.trim_start();
+    if !command.starts_with(|c: char| c.is_ascii_uppercase() || c == '$') {
+        return false;
+    }
+    let mut words = command.split_whitespace();
+    let mut first = words.next().unwrap_or("");
+    if first.starts_with('$') {
+        if words.next() != Some("=") {
+            return false;
+        }
+        first = words.next().unwrap_or("");
+    }
+    let first = first.trim_end_matches(';');
+    cmdlet(first).is_some_and(|(verb, noun)| {
+        APPROVED.contains(&verb) && noun.starts_with(|c: char| c.is_ascii_uppercase()) && noun.len() > 1
+    })
+}
 
 /// A cmdlet's name, `Verb-Noun`: the verb and the noun.
 pub(crate) fn cmdlet(word: &str) -> Option<(&str, &str)> {
@@ -188,6 +266,7 @@ fn pure(verb: &str, noun: &str) -> bool {
         || (is(verb, "add") && is(noun, "pssnapin"))
         || (is(verb, "get") && is(noun, "date"))
         || (is(verb, "start") && is(noun, "sleep"))
+        || (["join", "split"].iter().any(|v| is(verb, v)) && is(noun, "path"))
 }
 
 /// A statement being read, and where the statements nested in it begin.
@@ -218,7 +297,7 @@ impl Frame {
 pub fn statements(code: &str) -> Vec<Statement> {
     let chars: Vec<char> = code.chars().collect();
     let mut out: Vec<Statement> = Vec::new();
-    let mut connected = false;
+    let mut state = State::default();
     let mut stack = vec![Frame::default()];
     let mut i = 0;
     while i < chars.len() {
@@ -298,16 +377,16 @@ pub fn statements(code: &str) -> Vec<Statement> {
             }
             ')' | '}' if frame.closer == Some(c) => {
                 let mut done = stack.pop().expect("a nested frame");
-                finish(&mut done, &mut out, &mut connected);
+                finish(&mut done, &mut out, &mut state);
             }
             ';' | '\n' | '\r' | '|' => {
-                finish(frame, &mut out, &mut connected);
+                finish(frame, &mut out, &mut state);
                 if c == '|' && next == Some('|') {
                     i += 1;
                 }
             }
             '&' if next == Some('&') => {
-                finish(frame, &mut out, &mut connected);
+                finish(frame, &mut out, &mut state);
                 i += 1;
             }
             ' ' | '\t' => frame.end_word(),
@@ -319,23 +398,35 @@ pub fn statements(code: &str) -> Vec<Statement> {
         i += 1;
     }
     while let Some(mut frame) = stack.pop() {
-        finish(&mut frame, &mut out, &mut connected);
+        finish(&mut frame, &mut out, &mut state);
     }
     out
 }
 
 /// Ends a frame's statement: kept when it is a call, with the statements nested in it sent
 /// where it sends its own.
-fn finish(frame: &mut Frame, out: &mut Vec<Statement>, connected: &mut bool) {
+/// What the statements read so far have done that later ones depend on.
+#[derive(Default)]
+struct State {
+    /// The code connected to a service (`Connect-ExchangeOnline`).
+    connected: bool,
+    /// Variables holding an item the code made itself (`$d = New-Item -ItemType Directory ...`),
+    /// lower case, with their `$`.
+    made: Vec<String>,
+}
+
+fn finish(frame: &mut Frame, out: &mut Vec<Statement>, state: &mut State) {
     frame.end_word();
     let mut words = std::mem::take(&mut frame.words);
     let nested_from = std::mem::replace(&mut frame.nested_from, out.len());
     // `$x = CALL`, `[int]$n += CALL`: the call.
+    let mut assigned = None;
     if words.len() > 1
         && words[0].0.contains('$')
         && !words[0].1
         && matches!(words[1].0.as_str(), "=" | "+=" | "-=" | "*=" | "/=" | "??=")
     {
+        assigned = words[0].0.find('$').map(|at| words[0].0[at..].to_ascii_lowercase());
         words.drain(..2);
     }
     // The call operators: `& "C:\tools\x.exe" args`, `. ./helpers.ps1`.
@@ -356,15 +447,33 @@ fn finish(frame: &mut Frame, out: &mut Vec<Statement>, connected: &mut bool) {
     let (verb, noun) = cmdlet(&head).unwrap_or(("", ""));
     // Signing in, and what only shapes or prints values in the pipeline: no call to judge
     // (what a `ForEach-Object` block runs was read as its own statements).
+    // A remoting session opened or closed (`$s = New-PSSession -ComputerName X`, `Remove-PSSession
+    // $s`) changes nothing there: what runs in it is judged (`Invoke-Command -Session $s ...`).
     let connect = verb.eq_ignore_ascii_case("connect");
-    if pure(verb, noun) || connect || verb.eq_ignore_ascii_case("disconnect") {
-        *connected |= connect;
+    let session = noun.eq_ignore_ascii_case("pssession")
+        && ["new", "remove", "get", "disconnect", "exit"].iter().any(|v| verb.eq_ignore_ascii_case(v));
+    if pure(verb, noun) || connect || session || verb.eq_ignore_ascii_case("disconnect") {
+        state.connected |= connect;
+        return;
+    }
+    if let Some(name) = assigned
+        && matches!(lower.as_str(), "new-item" | "ni" | "new-temporaryfile")
+    {
+        state.made.push(name);
+    }
+    // Removing only what the code itself made (`$d = New-Item ...; ...; Remove-Item $d -Recurse`)
+    // takes away nothing that was there before: no call to judge, as `mktemp`'s own file is not.
+    let operands: Vec<&str> = words[1..].iter().map(|(w, _)| w.as_str()).filter(|w| !w.starts_with('-')).collect();
+    if matches!(lower.as_str(), "remove-item" | "ri" | "rm" | "del" | "erase" | "rd" | "rmdir")
+        && !operands.is_empty()
+        && operands.iter().all(|w| state.made.contains(&w.to_ascii_lowercase()))
+    {
         return;
     }
     let aimed =
         words.iter().any(|(w, q)| !q && AIMED.iter().any(|p| param(w.split(':').next().unwrap_or(w), p, p.len())));
     let local = LOCAL_NOUNS.iter().any(|n| noun.eq_ignore_ascii_case(n));
-    let remote = aimed || remote_noun(noun) || (*connected && !noun.is_empty() && !local);
+    let remote = aimed || remote_noun(noun) || (state.connected && !noun.is_empty() && !local);
     // What a remote block runs (`Invoke-Command -ComputerName X -ScriptBlock { ... }`) runs there,
     // and is all the call does, as `ssh HOST CMD` is CMD.
     if remote && (lower == "invoke-command" || lower == "icm") && out.len() > nested_from {
@@ -470,6 +579,22 @@ mod tests {
         // Strings, comments, hashtables and keywords are no calls.
         assert!(heads("'Remove-MgUser -UserId x' # Remove-MgUser\n<# Remove-Mailbox #> @{Subject='x'}").is_empty());
         assert_eq!(heads("if ($x) { Restart-Computer -Force }"), [("Restart-Computer".into(), false)]);
+    }
+
+    #[test]
+    fn removing_what_the_code_made_is_no_call_and_a_path_joined_is_none() {
+        let s = heads(
+            "$d = New-Item -ItemType Directory -Path (Join-Path $env:TEMP \"x-$(Get-Random)\"); winget export -o \"$d\\apps.json\"; Remove-Item $d -Recurse -Force",
+        );
+        assert_eq!(s, [("New-Item".into(), false), ("winget".into(), false)]);
+        // A remoting session is no call; what it runs is.
+        let s = heads(
+            "$s = New-PSSession -ComputerName HV-02; Invoke-Command -Session $s -ScriptBlock { Get-VM }; Remove-PSSession $s",
+        );
+        assert_eq!(s, [("Get-VM".into(), true)]);
+        // Not what it did not make.
+        let s = heads("$d = Get-Item C:\\Data; Remove-Item $d -Recurse -Force");
+        assert_eq!(s, [("Get-Item".into(), false), ("Remove-Item".into(), false)]);
     }
 
     #[test]

@@ -94,7 +94,10 @@ pub fn analyse(command: &str) -> Program {
     }
     let ctx = Context::default();
     let mut out = Out::default();
-    if !parse_into(command, &ctx, &mut out) {
+    // A command line that is PowerShell's (an agent whose shell is PowerShell: `Disable-ADAccount
+    // -Identity jd; Set-ADUser ...`, `$s = New-PSSession ...`) is read as `pwsh -Command` reads it.
+    let powershell = super::powershell::is_cmdlet_line(command) && parse_powershell(command, &ctx, &mut out);
+    if !powershell && !parse_into(command, &ctx, &mut out) {
         program.unreadable = true;
     }
     program.calls = Vec::with_capacity(out.calls.len());
@@ -472,6 +475,17 @@ impl Context {
 const PRINTED_DEEP: usize = 1;
 
 /// Parse a text as shell code and add its calls; false when it does not parse.
+/// PowerShell's code: each statement it runs, as a call, there when it runs on or changes
+/// another machine. Whether it gave any call.
+fn parse_powershell(code: &str, ctx: &Context, out: &mut Out) -> bool {
+    let before = out.len();
+    for s in super::powershell::statements(code).into_iter().take(EXPANSION_MAX) {
+        let there = Context { remote: ctx.remote || s.remote, ..*ctx };
+        parse_into(&super::powershell::shell_line(&s.words), &there, out);
+    }
+    out.len() > before
+}
+
 fn parse_into(code: &str, ctx: &Context, out: &mut Out) -> bool {
     if ctx.depth > DEPTH_MAX {
         return false;
@@ -856,15 +870,9 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // call; a cmdlet of a service the code connected to runs there.
     if super::powershell::is_powershell(&name)
         && let Some(code) = super::powershell::code_of(&args)
+        && parse_powershell(&code, &inner, out)
     {
-        let before = out.len();
-        for s in super::powershell::statements(&code).into_iter().take(EXPANSION_MAX) {
-            let there = Context { remote: ctx.remote || s.remote, ..inner };
-            parse_into(&super::powershell::shell_line(&s.words), &there, out);
-        }
-        if out.len() > before {
-            return;
-        }
+        return;
     }
     if name == "eval" || (matches!(name.as_str(), "su" | "runuser") && args.iter().any(|(a, _)| a == "-c")) {
         let code: Vec<&str> = match name.as_str() {
@@ -920,8 +928,22 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     // Parallel shells: the command they run on many machines, their last operand (`pdsh -w
     // HOSTS CMD`), `mussh -H hosts.txt -c CMD`, Rundeck's `rd adhoc -F NODES -- CMD`.
     let on_many = match name.as_str() {
-        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" => {
+        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" | "xdsh" => {
             args.iter().rev().find(|(a, _)| !a.starts_with('-')).map(|(code, _)| code.clone())
+        }
+        // `psexec \\HOST [-s] [-u USER] CMD ARGS`: CMD on that Windows machine (the shell has made
+        // its `\\` one `\`).
+        "psexec" | "psexec.exe" | "psexec64" | "psexec64.exe" | "paexec" => {
+            let host = args.iter().position(|(a, _)| a.starts_with('\\'));
+            host.map(|h| {
+                let mut i = h + 1;
+                while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
+                    let valued = ["-u", "-p", "-w", "-n", "-r", "-a"].iter().any(|o| a.eq_ignore_ascii_case(o));
+                    i += if valued { 2 } else { 1 };
+                }
+                requote(args.get(i..).unwrap_or_default())
+            })
+            .filter(|code| !code.is_empty())
         }
         "mussh" => option_values(&args, &["-c"]).into_iter().next(),
         "rd" if args.first().is_some_and(|(a, _)| a == "adhoc") => args
@@ -2847,6 +2869,42 @@ mod tests {
 
     fn names(command: &str) -> Vec<String> {
         analyse(command).calls.into_iter().map(|c| c.program).collect()
+    }
+
+    #[test]
+    fn a_command_line_that_is_powershells_is_read_as_powershell() {
+        // Found in `model/fresh-77/`: a Windows administrator's agent, whose shell is PowerShell.
+        let remote = |c: &str| -> Vec<(String, bool)> {
+            analyse(c).calls.into_iter().map(|call| (call.program, call.remote)).collect()
+        };
+        assert_eq!(
+            remote("Disable-ADAccount -Identity cf; Set-ADUser -Identity cf -Description 'Disabled per HR-5521'"),
+            [("Disable-ADAccount".into(), true), ("Set-ADUser".into(), true)]
+        );
+        assert_eq!(
+            remote(
+                "$s = New-PSSession -ComputerName LT-0098,LT-0101; Invoke-Command -Session $s -ScriptBlock { choco upgrade googlechrome -y }"
+            ),
+            [("choco".into(), true)]
+        );
+        assert_eq!(remote("Invoke-GPUpdate -Computer WS-HR-022 -Force"), [("Invoke-GPUpdate".into(), true)]);
+        assert!(remote("New-GPLink -Name Baseline -Target 'OU=Workstations,DC=corp,DC=example,DC=com'")[0].1);
+        assert_eq!(remote("Get-Service Spooler"), [("Get-Service".into(), false)]);
+        // A shell's own lines that start with a capital are not PowerShell's.
+        assert_eq!(names("FOO=1 make test"), ["make"]);
+        assert_eq!(names("Rscript -e 'install.packages(1)'")[0], "Rscript");
+        assert_eq!(names("Get-Foo.sh --all"), ["Get-Foo.sh"]);
+    }
+
+    #[test]
+    fn psexec_runs_its_command_on_the_machine_it_names() {
+        // Found in `model/fresh-77/` and `model/fresh-56/`.
+        let calls = programs(r"psexec \\WS-FIN-0412 -s -accepteula manage-bde -off C:");
+        assert_eq!(calls.iter().map(|c| (c.0.as_str(), c.2)).collect::<Vec<_>>(), [("manage-bde", true)]);
+        let calls = programs(r"psexec \\app-web03 -u CORP\\ops -p secret cmd /c iisreset");
+        assert_eq!(calls[0].0, "cmd");
+        assert!(calls.iter().all(|c| c.2));
+        assert_eq!(names("xdsh compute 'systemctl restart slurmd'"), ["systemctl"]);
     }
 
     #[test]
