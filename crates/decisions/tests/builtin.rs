@@ -318,6 +318,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-75",
         "model/fresh-76",
         "model/fresh-77",
+        "model/fresh-78",
+        "model/fresh-79",
+        "model/fresh-80",
+        "model/fresh-81",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
