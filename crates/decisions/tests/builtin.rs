@@ -322,6 +322,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-79",
         "model/fresh-80",
         "model/fresh-81",
+        "model/fresh-82",
+        "model/fresh-83",
+        "model/fresh-84",
+        "model/fresh-85",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
