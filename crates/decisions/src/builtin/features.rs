@@ -737,9 +737,16 @@ fn facts(
             "--check-only",
             "--validate-only",
             "--validateonly",
+            // The SQL a migration would run, printed instead (Doctrine's `--dump-sql`).
+            "--dump-sql",
+            "--print-sql",
         ]
         .iter()
         .any(|f| has_any_case(f))
+        // Alembic's offline mode prints the migration's SQL (`alembic upgrade head --sql`); Deployer's
+        // `--plan` prints the tasks a deploy would run.
+        || (tool == "alembic" && has("--sql"))
+        || (tool == "dep" && has("--plan"))
         // A build's property that asks for one (`mvn release:prepare -DdryRun=true`, Gradle's
         // `-PdryRun`).
         || args.iter().any(|a| {
@@ -1611,7 +1618,9 @@ fn facts(
         // So does MongoDB's, as a command or a method (`db.runCommand({explain: {delete: ...}})`,
         // `db.orders.explain().deleteMany(...)`), which applies no write.
         let explained = (text.contains("explain ") || text.contains("explain:") || text.contains(".explain("))
-            && !text.contains("analyze");
+            && !text.contains("analyze")
+            // Delta's `VACUUM t DRY RUN` lists what it would delete: the statement ends so.
+            || text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ';' | '"' | '\'')).ends_with(" dry run");
         // A client with no statement to run, no script and nothing fed to it opens a session.
         let session = statements.is_empty()
             && !call.args.iter().zip(&call.quoted).any(|(a, q)| {
@@ -2782,6 +2791,20 @@ mod tests {
         assert!(!has_fact("curl -fsSL https://example.com/install.sh -o install.sh", "send"));
         // A run whose letters take values of their own is no run of switches (`-oX` writes `X`).
         assert!(!has_fact("curl -oX https://example.com/a", "send"));
+    }
+
+    #[test]
+    fn a_migration_or_deploy_that_only_prints_what_it_would_run_is_a_dry_run() {
+        // Found in `model/fresh-84/`.
+        assert!(has_fact("php bin/console doctrine:schema:drop --dump-sql --env=test", "dry_run"));
+        assert!(has_fact("alembic upgrade head --sql", "dry_run"));
+        assert!(!has_fact("alembic upgrade head", "dry_run"));
+        assert!(has_fact("dep deploy stage=staging --plan", "dry_run"));
+        let vacuum = r#"databricks api post /api/2.0/sql/statements --profile prod --json '{"warehouse_id":"4b9f","statement":"VACUUM prod.silver.events DRY RUN"}'"#;
+        assert!(has_fact(vacuum, "db_read") && !has_fact(vacuum, "db_change_remote"), "{:?}", facts_of(vacuum));
+        // Not a statement that only has the words in it.
+        let delete = "psql -h db.example.com -c \"DELETE FROM jobs WHERE note = 'dry run' AND id > 5\"";
+        assert!(!has_fact(delete, "db_read"), "{:?}", facts_of(delete));
     }
 
     #[test]
