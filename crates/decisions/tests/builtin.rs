@@ -326,6 +326,8 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-83",
         "model/fresh-84",
         "model/fresh-85",
+        "model/fresh-86",
+        "model/fresh-87",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
