@@ -328,6 +328,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-85",
         "model/fresh-86",
         "model/fresh-87",
+        "model/fresh-88",
+        "model/fresh-89",
+        "model/fresh-90",
+        "model/fresh-91",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
