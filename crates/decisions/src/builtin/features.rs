@@ -1128,9 +1128,7 @@ fn facts(
             // And a command posted to a control API that only reads (Kea's `{"command":
             // "lease4-get"}`, JSON-RPC's `"method": "eth_getBalance"`, Arista's `runCmds` of `show`
             // commands).
-            let graphql = args
-                .windows(2)
-                .any(|w| BODY_FLAGS.contains(&w[0].as_str()) && (graphql_reads(&w[1]) || rpc_reads(&w[1])));
+            let graphql = args.windows(2).any(|w| BODY_FLAGS.contains(&w[0].as_str()) && body_reads(&w[1]));
             let query = body
                 && method.as_deref().is_none_or(|m| m != "DELETE")
                 && (args.iter().any(validates)
@@ -1730,16 +1728,22 @@ fn body_statements(body: &str) -> Vec<String> {
     out
 }
 
-/// Whether a request's JSON body is a GraphQL query that only reads: its `query` is a query
-/// operation, shorthand or named (`{ health { status } }`, `query Orders($n: Int) { ... }`), and
-/// no operation in it is a `mutation` or a `subscription`.
-fn graphql_reads(body: &str) -> bool {
+/// Whether a request's JSON body only asks to read, read once for both questions: a GraphQL query
+/// ([`graphql_reads`]) or a command to a control API ([`rpc_reads`]).
+fn body_reads(body: &str) -> bool {
     if body.len() > 100_000 || !body.trim_start().starts_with('{') {
         return false;
     }
     let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(body) else {
         return false;
     };
+    graphql_reads(&map) || rpc_reads(&map)
+}
+
+/// Whether a request's JSON body is a GraphQL query that only reads: its `query` is a query
+/// operation, shorthand or named (`{ health { status } }`, `query Orders($n: Int) { ... }`), and
+/// no operation in it is a `mutation` or a `subscription`.
+fn graphql_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     let Some(serde_json::Value::String(q)) = map.get("query") else {
         return false;
     };
@@ -1755,14 +1759,8 @@ fn graphql_reads(body: &str) -> bool {
 /// names (`"command": "lease4-get-by-hw-address"`, `"method": "eth_getBalance"`,
 /// `"getblockchaininfo"`) has a reading word and no changing one, or every command it carries is
 /// a `show` (Arista's `{"method": "runCmds", "params": {"cmds": ["show version"]}}`).
-fn rpc_reads(body: &str) -> bool {
+fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     use serde_json::Value;
-    if body.len() > 100_000 || !body.trim_start().starts_with('{') {
-        return false;
-    }
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(body) else {
-        return false;
-    };
     let cmds = map.get("params").and_then(|p| p.get("cmds")).or_else(|| map.get("cmds"));
     if let Some(Value::Array(cmds)) = cmds {
         let shows = |c: &Value| {

@@ -934,16 +934,11 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         // `psexec \\HOST [-s] [-u USER] CMD ARGS`: CMD on that Windows machine (the shell has made
         // its `\\` one `\`).
         "psexec" | "psexec.exe" | "psexec64" | "psexec64.exe" | "paexec" => {
+            // Its options that take a value, in either case.
+            const VALUED: [&str; 12] = ["-u", "-U", "-p", "-P", "-w", "-W", "-n", "-N", "-r", "-R", "-a", "-A"];
             let host = args.iter().position(|(a, _)| a.starts_with('\\'));
-            host.map(|h| {
-                let mut i = h + 1;
-                while let Some((a, _)) = args.get(i).filter(|(a, _)| a.starts_with('-')) {
-                    let valued = ["-u", "-p", "-w", "-n", "-r", "-a"].iter().any(|o| a.eq_ignore_ascii_case(o));
-                    i += if valued { 2 } else { 1 };
-                }
-                requote(args.get(i..).unwrap_or_default())
-            })
-            .filter(|code| !code.is_empty())
+            host.map(|h| requote(args.get(past_options(&args, h + 1, &VALUED)..).unwrap_or_default()))
+                .filter(|code| !code.is_empty())
         }
         "mussh" => option_values(&args, &["-c"]).into_iter().next(),
         "rd" if args.first().is_some_and(|(a, _)| a == "adhoc") => args
