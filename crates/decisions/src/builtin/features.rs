@@ -351,7 +351,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 38] = [
+const SERVED: [&str; 39] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -373,6 +373,8 @@ const SERVED: [&str; 38] = [
     "eb",
     "fastly",
     "kamal",
+    // Pantheon's sites and environments.
+    "terminus",
     // Redis Enterprise's cluster manager; Active Directory's command-line tools; xCAT's and
     // Warewulf's node database and power; Patroni's and Teleport's clusters; Knot's served zones;
     // GPFS's file systems.
@@ -553,7 +555,13 @@ fn queries(url: &str) -> bool {
         "scroll",
         "explain",
     ];
-    !url.starts_with('-') && last_segment(url).is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str()))
+    // Or a Schema Registry's compatibility test of a schema (`.../compatibility/subjects/S/versions/latest`),
+    // which registers nothing.
+    let tests_compatibility =
+        url.contains("://") && url.split(['?', '#']).next().is_some_and(|p| p.contains("/compatibility/subjects/"));
+    !url.starts_with('-')
+        && (tests_compatibility
+            || last_segment(url).is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str())))
 }
 
 /// The last segment of a URL's path, without its query or fragment (`validate` in
@@ -790,6 +798,22 @@ fn facts(
             && (has("--sandbox") || short('s')))
         // `cargo release` only says what it would do without `--execute`.
         || (tool == "cargo" && sub == "release" && !has("--execute") && !short('x'))
+        // eksctl's commands that plan unless told `--approve` (`eksctl upgrade cluster --name
+        // prod`, `eksctl create iamserviceaccount`, `eksctl utils update-kube-proxy`, and deleting
+        // node groups or service accounts a config file lists); not `utils write-kubeconfig`,
+        // which writes at once, nor `delete iamserviceaccount --name`, which deletes.
+        || (tool == "eksctl"
+            && !has("--approve")
+            && ((sub == "upgrade" && sub2 == "cluster")
+                || (sub == "create" && sub2 == "iamserviceaccount")
+                || (sub == "utils" && sub2 != "write-kubeconfig")
+                || (sub == "delete"
+                    && matches!(sub2, "nodegroup" | "iamserviceaccount")
+                    && (has("--config-file") || short('f')))))
+        // pypi-cleanup deletes nothing without `--do-it`.
+        || (tool == "pypi-cleanup" && !has("--do-it"))
+        // Kafka's `--generate` only proposes a reassignment.
+        || (tool.starts_with("kafka-reassign-partitions") && has("--generate") && !has("--execute"))
         || text.match_indices("--dry-run=").any(|(i, m)| {
             !off(text[i + m.len()..].split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
         })
@@ -1231,7 +1255,11 @@ fn facts(
         if acts && verbs.iter().any(|v| PUBLISH.contains(v)) {
             out.push("publish_verb");
         }
-        if acts && verbs.iter().any(|v| DESTROY.contains(v)) {
+        // GitLab's `glab repo archive` downloads a repository's archive (GitHub's `gh repo
+        // archive` archives the repository).
+        if tool == "glab" && sub == "repo" && sub2 == "archive" {
+            out.push("download");
+        } else if acts && verbs.iter().any(|v| DESTROY.contains(v)) {
             out.push("destroy_verb");
         }
         if acts && verbs.iter().any(|v| CHANGE.contains(v)) {
@@ -1413,10 +1441,14 @@ fn facts(
     // not the verb alone (`find -delete` has its own reading).
     const DESTROYING: [&str; 6] = ["drop", "delete", "destroy", "wipe", "erase", "prune"];
     let begins = |w: &str| DESTROYING.iter().any(|v| w.len() >= v.len() + 3 && w.starts_with(v));
+    // Not one that deletes a build's own outputs, which the build makes again (build_runner's
+    // `--delete-conflicting-outputs`).
     let long_words = args
         .iter()
         .filter_map(|a| a.strip_prefix("--"))
-        .flat_map(|a| a.split('=').next().unwrap_or(a).split(['-', '_']))
+        .map(|a| a.split('=').next().unwrap_or(a))
+        .filter(|a| !a.split(['-', '_']).any(|w| w == "outputs"))
+        .flat_map(|a| a.split(['-', '_']))
         .any(|w| DESTROYING.contains(&w) || begins(w));
     let single = args
         .iter()
@@ -1697,7 +1729,8 @@ fn own_args(call: &Call, tool: &str) -> usize {
 const BODY_FLAGS: [&str; 9] =
     ["-d", "--data", "--data-raw", "--data-binary", "--json", "--body", "--post-data", "--payload", "--input-json"];
 
-/// The SQL a request's JSON body carries: a statement key's string (`statement`, `sql`), or a
+/// The SQL a request's JSON body carries: a statement key's string (`statement`, `sql`, ksqlDB's
+/// `ksql`), or a
 /// query key's that reads as a statement (`{"query": "SELECT ..."}`). A GraphQL query or a search
 /// engine's (`{"query": "category:discontinued"}`) is no SQL.
 fn body_statements(body: &str) -> Vec<String> {
@@ -1708,8 +1741,10 @@ fn body_statements(body: &str) -> Vec<String> {
                     let key = key.to_ascii_lowercase();
                     match v {
                         serde_json::Value::String(s)
-                            if matches!(key.as_str(), "statement" | "sql" | "stmt" | "sqltext" | "sql_text")
-                                || (matches!(key.as_str(), "query" | "q") && STATEMENT.is_match(s)) =>
+                            if matches!(
+                                key.as_str(),
+                                "statement" | "sql" | "stmt" | "sqltext" | "sql_text" | "ksql"
+                            ) || (matches!(key.as_str(), "query" | "q") && STATEMENT.is_match(s)) =>
                         {
                             out.push(s.clone());
                         }
@@ -2778,6 +2813,49 @@ mod tests {
         // A backup of a directory's object reads it (`model/fresh-56/`, `fresh-77/`: level 1).
         let backup = "Backup-GPO -Name Baseline -Path C:\\GPOBackups\\2024-06-11";
         assert!(has_fact(backup, "read_verb") && !has_fact(backup, "change_verb"), "{:?}", facts_of(backup));
+    }
+
+    #[test]
+    fn a_plan_and_a_downloaded_archive_change_nothing_and_a_builds_outputs_are_remade() {
+        // Found in `model/fresh-88/`, `fresh-82/`, `fresh-87/` and `fresh-74/`.
+        let upgrade = "eksctl upgrade cluster --name prod-use1 --version 1.30";
+        assert!(has_fact(upgrade, "dry_run") && !has_fact(upgrade, "production_change"), "{:?}", facts_of(upgrade));
+        assert!(!has_fact("eksctl upgrade cluster --name prod-use1 --version 1.30 --approve", "dry_run"));
+        assert!(has_fact("eksctl create iamserviceaccount --cluster c --name s --attach-policy-arn arn", "dry_run"));
+        assert!(has_fact("eksctl delete nodegroup -f cluster.yaml --include ng-old", "dry_run"));
+        assert!(!has_fact("eksctl delete nodegroup --cluster c --name ng-old", "dry_run"));
+        assert!(!has_fact("eksctl delete iamserviceaccount --cluster prod --namespace r --name exporter", "dry_run"));
+        assert!(!has_fact("eksctl utils write-kubeconfig --cluster c", "dry_run"));
+        assert!(has_fact("pypi-cleanup -u me -p pkg -r '^2\\.5\\.0\\.dev'", "dry_run"));
+        assert!(!has_fact("pypi-cleanup -u me -p pkg -r '^2\\.5\\.0\\.dev' --do-it", "dry_run"));
+        let archive = "glab repo archive platform/infra-ci --format tar.gz";
+        assert!(has_fact(archive, "download") && !has_fact(archive, "destroy_verb"), "{:?}", facts_of(archive));
+        assert!(has_fact("gh repo archive acme/old-service --yes", "destroy_verb"));
+        let outputs = "dart run build_runner build --delete-conflicting-outputs";
+        assert!(!has_fact(outputs, "destroy_option"), "{:?}", facts_of(outputs));
+        assert!(has_fact("gh pr merge 42 --squash --delete-branch", "destroy_option"));
+    }
+
+    #[test]
+    fn a_statement_posted_to_ksqldb_and_a_compatibility_test_read() {
+        // Found in `model/fresh-93/`.
+        let describe = "curl -s -X POST http://ksqldb-01.prod.example.net:8088/ksql -H 'Content-Type: application/vnd.ksql.v1+json' -d '{\"ksql\": \"DESCRIBE orders_enriched EXTENDED;\", \"streamsProperties\": {}}'";
+        assert!(!has_fact(describe, "send"), "{:?}", facts_of(describe));
+        let drop =
+            "curl -s -X POST http://ksqldb-01:8088/ksql -d '{\"ksql\": \"DROP STREAM orders_enriched DELETE TOPIC;\"}'";
+        assert!(!facts_of(drop).iter().any(|f| f == "R=read" || f == "R=db_read"), "{:?}", facts_of(drop));
+        let check = "curl -s -X POST --data @s.json https://sr.prod.example.net:8081/compatibility/subjects/orders-value/versions/latest?verbose=true";
+        assert!(!has_fact(check, "send"), "{:?}", facts_of(check));
+        assert!(has_fact(
+            "curl -s -X POST --data @s.json https://sr.prod.example.net:8081/subjects/orders-value/versions",
+            "send"
+        ));
+        let generate = "kafka-reassign-partitions.sh --bootstrap-server k1:9093 --generate --topics-to-move-json-file t.json --broker-list 1,2,3";
+        assert!(has_fact(generate, "dry_run"), "{:?}", facts_of(generate));
+        assert!(!has_fact(
+            "kafka-reassign-partitions.sh --bootstrap-server k1:9093 --execute --reassignment-json-file p.json",
+            "dry_run"
+        ));
     }
 
     #[test]

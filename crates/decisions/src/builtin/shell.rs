@@ -2149,6 +2149,19 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        // Pantheon's `terminus remote:drush SITE.ENV -- CMD` (`remote:wp`): drush's or WP-CLI's CMD
+        // on the environment's server.
+        "terminus" if matches!(sub, Some("remote:drush" | "remote:wp" | "drush" | "wp")) => {
+            let tool = if sub.is_some_and(|s| s.ends_with("drush")) { "drush" } else { "wp" };
+            args.iter()
+                .position(|(a, _)| a == "--")
+                .map(|dash| requote(&args[dash + 1..]))
+                .filter(|rest| !rest.is_empty())
+                .map(|rest| format!("{tool} {rest}"))
+                .into_iter()
+                .map(|c| (c, true))
+                .collect()
+        }
         // `kamal app exec CMD`, `kamal server exec CMD`, `kamal accessory exec NAME CMD`: CMD on
         // the servers of the destination (`-d production`), past Kamal's options before it.
         "kamal"
@@ -2864,6 +2877,18 @@ mod tests {
 
     fn names(command: &str) -> Vec<String> {
         analyse(command).calls.into_iter().map(|c| c.program).collect()
+    }
+
+    #[test]
+    fn pantheons_remote_drush_runs_drush_on_the_environments_server() {
+        // Found in `model/fresh-95/`.
+        let calls = programs("terminus remote:drush northwind-health.live -- pm:uninstall legacy_import -y");
+        assert!(
+            calls.iter().any(|c| c.0 == "drush" && c.2 && c.1 == ["pm:uninstall", "legacy_import", "-y"]),
+            "{calls:?}"
+        );
+        assert!(programs("terminus remote:wp site.live -- plugin list").iter().any(|c| c.0 == "wp" && c.2));
+        assert_eq!(names("terminus env:info site.live"), ["terminus"]);
     }
 
     #[test]
