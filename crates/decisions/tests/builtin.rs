@@ -332,6 +332,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-89",
         "model/fresh-90",
         "model/fresh-91",
+        "model/fresh-92",
+        "model/fresh-93",
+        "model/fresh-94",
+        "model/fresh-95",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));

@@ -814,6 +814,22 @@ fn facts(
         || (tool == "pypi-cleanup" && !has("--do-it"))
         // Kafka's `--generate` only proposes a reassignment.
         || (tool.starts_with("kafka-reassign-partitions") && has("--generate") && !has("--execute"))
+        // A long option whose last word is a simulation (redis-cli's `--cluster-simulate`).
+        || args.iter().any(|a| {
+            let name = a.strip_prefix("--").map(|n| n.split('=').next().unwrap_or(n)).unwrap_or("");
+            !name.starts_with("no-") && name.rsplit(['-', '_']).next() == Some("simulate")
+        })
+        // A request whose URL asks for a dry run (Elasticsearch's `_cluster/reroute?dry_run=true`,
+        // Kubernetes' `?dryRun=All`).
+        || args.iter().any(|a| {
+            let query = if a.contains("://") || a.starts_with('/') { a.split_once('?').map(|(_, q)| q) } else { None };
+            query.is_some_and(|q| {
+                q.split(['&', '#']).any(|p| {
+                    let (key, value) = p.split_once('=').unwrap_or((p, "true"));
+                    key.replace(['_', '-'], "").eq_ignore_ascii_case("dryrun") && !off(value)
+                })
+            })
+        })
         || text.match_indices("--dry-run=").any(|(i, m)| {
             !off(text[i + m.len()..].split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
         })
@@ -1118,6 +1134,19 @@ fn facts(
                     add(&mut out, fact);
                 }
             }
+        }
+        // `gh api` and `glab api`: the forge's API, GET unless told or given fields (then POST);
+        // a GraphQL request sends what its query does (a `mutation` changes, a query reads).
+        "gh" | "glab" if sub == "api" => {
+            let fields = ["-f", "-F", "--field", "--raw-field", "--input"].iter().any(|f| has(f));
+            let graphql = sub2 == "graphql" || args.iter().any(|a| a == "graphql");
+            let method = request_method(args, &["-X", "--method"]);
+            let mutation = args.iter().any(|a| {
+                let q = a.strip_prefix("query=").unwrap_or("").trim_start();
+                q.starts_with("mutation")
+            });
+            let sends = if graphql { mutation } else { method.as_deref().map_or(fields, changes_server) };
+            out.push(if sends { "send" } else { "read" });
         }
         // `az rest --method post --url ...`: Azure's own HTTP client, GET unless told.
         "az" if sub == "rest" => {
@@ -2011,7 +2040,9 @@ fn redis_reads(command: &[String]) -> bool {
         "cluster", "config", "client", "acl", "memory", "slowlog", "function", "script", "module", "latency", "xinfo",
         "object",
     ];
-    const READING: [&str; 30] = [
+    const READING: [&str; 31] = [
+        // `ACL DRYRUN USER CMD`: whether the user may run CMD, which it does not run.
+        "dryrun",
         "info",
         "nodes",
         "slots",
@@ -2856,6 +2887,35 @@ mod tests {
             "kafka-reassign-partitions.sh --bootstrap-server k1:9093 --execute --reassignment-json-file p.json",
             "dry_run"
         ));
+    }
+
+    #[test]
+    fn a_forges_api_sends_what_its_method_or_mutation_does() {
+        // Found in `model/fresh-97/`: `gh api -X PUT ...` had read as no request (1.42), and a
+        // GraphQL mutation deleting a branch protection rule as a read (0.06).
+        assert!(has_fact("gh api -X PUT orgs/acme/teams/sre/memberships/ak -f role=maintainer", "send"));
+        assert!(has_fact("gh api repos/acme/api/dispatches -f event_type=deploy", "send"));
+        assert!(has_fact("gh api --method DELETE repos/acme/web/git/refs/heads/old", "send"));
+        let mutation = "gh api graphql -f query='mutation { deleteBranchProtectionRule(input: {branchProtectionRuleId: \"B\"}) { clientMutationId } }'";
+        assert!(has_fact(mutation, "send"), "{:?}", facts_of(mutation));
+        let query = "gh api graphql -f query='query { viewer { login } }'";
+        assert!(has_fact(query, "read") && !has_fact(query, "send"), "{:?}", facts_of(query));
+        assert!(has_fact("gh api repos/acme/api/pulls/482/files --jq '.[].filename'", "read"));
+        assert!(has_fact("gh api -X GET search/issues -f q='repo:acme/api is:open'", "read"));
+    }
+
+    #[test]
+    fn a_dry_run_asked_in_a_url_a_simulation_and_an_acl_dry_run_change_nothing() {
+        // Found in `model/fresh-98/`.
+        let reroute = "curl -s -XPOST 'http://es-prod-01:9200/_cluster/reroute?dry_run=true&explain=true' -d '{\"commands\": []}'";
+        assert!(has_fact(reroute, "dry_run"), "{:?}", facts_of(reroute));
+        assert!(!has_fact("curl -s -XPOST 'http://es-prod-01:9200/_cluster/reroute?dry_run=false' -d '{}'", "dry_run"));
+        assert!(!has_fact("curl -s -XPOST 'http://es-prod-01:9200/_cluster/reroute?retry_failed=true'", "dry_run"));
+        assert!(has_fact("kubectl get --raw '/api/v1/namespaces/x/pods?dryRun=All'", "dry_run"));
+        assert!(has_fact("redis-cli --cluster rebalance 10.0.0.1:7000 --cluster-simulate", "dry_run"));
+        assert!(!has_fact("redis-cli --cluster rebalance 10.0.0.1:7000", "dry_run"));
+        let acl = "redis-cli -h redis-prod-01.internal ACL DRYRUN reporting-ro FLUSHDB";
+        assert!(has_fact(acl, "db_read") || has_fact(acl, "read"), "{:?}", facts_of(acl));
     }
 
     #[test]
