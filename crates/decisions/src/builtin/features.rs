@@ -1141,12 +1141,18 @@ fn facts(
             let fields = ["-f", "-F", "--field", "--raw-field", "--input"].iter().any(|f| has(f));
             let graphql = sub2 == "graphql" || args.iter().any(|a| a == "graphql");
             let method = request_method(args, &["-X", "--method"]);
-            let mutation = args.iter().any(|a| {
-                let q = a.strip_prefix("query=").unwrap_or("").trim_start();
-                q.starts_with("mutation")
-            });
-            let sends = if graphql { mutation } else { method.as_deref().map_or(fields, changes_server) };
-            out.push(if sends { "send" } else { "read" });
+            let query = args.iter().find_map(|a| a.strip_prefix("query=")).map(str::trim_start);
+            // A query read from a file (`-F query=@q.graphql`) is code the command does not show:
+            // neither fact.
+            let unseen = graphql && query.is_some_and(|q| q.starts_with('@'));
+            let sends = if graphql {
+                query.is_some_and(|q| q.starts_with("mutation"))
+            } else {
+                method.as_deref().map_or(fields, changes_server)
+            };
+            if !unseen {
+                out.push(if sends { "send" } else { "read" });
+            }
         }
         // `az rest --method post --url ...`: Azure's own HTTP client, GET unless told.
         "az" if sub == "rest" => {
@@ -2902,6 +2908,8 @@ mod tests {
         assert!(has_fact(query, "read") && !has_fact(query, "send"), "{:?}", facts_of(query));
         assert!(has_fact("gh api repos/acme/api/pulls/482/files --jq '.[].filename'", "read"));
         assert!(has_fact("gh api -X GET search/issues -f q='repo:acme/api is:open'", "read"));
+        let from_file = "gh api graphql -F query=@queries/delete-rule.graphql -f id=BPR_1";
+        assert!(!has_fact(from_file, "read") && !has_fact(from_file, "send"), "{:?}", facts_of(from_file));
     }
 
     #[test]

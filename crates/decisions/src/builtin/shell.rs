@@ -837,7 +837,9 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         }
     }
     let mut xargs = false;
+    let before = parts.len();
     unwrap(&mut parts, &mut ctx, &mut xargs);
+    let unwrapped = parts.len() != before;
     let Some((program, _)) = parts.first().cloned() else {
         // Only redirections (`> ~/.gitconfig`): the null command, writing.
         if !writes.is_empty() {
@@ -846,6 +848,23 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         return;
     };
     let args: Vec<(String, bool)> = parts[1..].to_vec();
+    // A quoted first word with words in it (`'Remove-DnsServerResourceRecord ... -Force' |
+    // Set-Clipboard`, `"rm -rf ~" | pbcopy`) names no program: PowerShell writes the string out,
+    // and a shell finds no program by that name. It is text, as an echo's is. Not a quoted path
+    // to a program (`"/Applications/Visual Studio Code.app/.../code" .`), nor a command a wrapper
+    // was given as one word (`tsh ssh HOST 'systemctl restart x'`), nor a word of code a program
+    // runs (`parallel 'gsutil rm ...' ::: ...`): the command line's own first word only.
+    if parts[0].1
+        && !unwrapped
+        && ctx.depth == 0
+        && !program.contains(['$', '`'])
+        && let Some((first, _)) = program.split_once(char::is_whitespace)
+        && !first.contains(['/', '\\'])
+    {
+        let text = std::iter::once((program, true)).chain(args).collect();
+        push(out, "echo".into(), text, &ctx, xargs, false, writes);
+        return;
+    }
     let name = base(&program).to_string();
     // A Docker daemon on another machine (`DOCKER_HOST=ssh://...`, `--context prod`, `-H
     // tcp://...`): what it does there is rule 4's.
@@ -2877,6 +2896,24 @@ mod tests {
 
     fn names(command: &str) -> Vec<String> {
         analyse(command).calls.into_iter().map(|c| c.program).collect()
+    }
+
+    #[test]
+    fn a_quoted_first_word_with_words_in_it_is_text() {
+        // Found in `model/fresh-110/`: the command copied to the clipboard, not run. A program a
+        // substitution names is no text (`"$(command -v rm)" -rf ~/.config`).
+        let copied = analyse(
+            "'Remove-DnsServerResourceRecord -ZoneName corp.local -Name fs01 -RRType A -Force' | Set-Clipboard",
+        );
+        assert_eq!(copied.calls.iter().map(|c| c.program.as_str()).collect::<Vec<_>>(), ["echo", "Set-Clipboard"]);
+        assert_eq!(names("\"rm -rf ~\" | pbcopy"), ["echo", "pbcopy"]);
+        // What it writes is still written.
+        assert_eq!(analyse("'a b' > ~/.bashrc").calls[0].writes, [(">".to_string(), "~/.bashrc".to_string())]);
+        // A quoted path to a program is the program.
+        assert_eq!(names("\"/opt/My Tools/bin/tool\" --version"), ["/opt/My Tools/bin/tool"]);
+        assert_eq!(names("'rm' -rf build"), ["rm"]);
+        assert_ne!(names("\"$(command -v rm)\" -rf ~/.config"), ["echo"]);
+        assert!(!names("sudo 'rm -rf /srv/app'").contains(&"echo".to_string()));
     }
 
     #[test]
