@@ -348,6 +348,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-105",
         "model/fresh-106",
         "model/fresh-107",
+        "model/fresh-108",
+        "model/fresh-109",
+        "model/fresh-110",
+        "model/fresh-111",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
