@@ -1531,7 +1531,7 @@ fn facts(
         out.push("delete_broad");
     }
     // A statement to a database, in a quoted argument: what it does to the data.
-    const DB: [&str; 13] = [
+    const DB: [&str; 14] = [
         "psql",
         "mysql",
         "mariadb",
@@ -1545,6 +1545,7 @@ fn facts(
         "sqlcmd",
         "duckdb",
         "cockroach",
+        "sqlplus",
     ];
     // Any other program handed a statement (`snowsql -q 'DROP ...'`, `bq query 'DELETE ...'`,
     // `wrangler d1 execute DB --command '...'`): the statement is what it does.
@@ -2180,8 +2181,8 @@ fn url_host(a: &str) -> Option<(&str, &str)> {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
-const SQL_CLIENTS: [&str; 9] =
-    ["psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "cqlsh", "sqlcmd", "duckdb", "cockroach"];
+const SQL_CLIENTS: [&str; 10] =
+    ["psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "cqlsh", "sqlcmd", "duckdb", "cockroach", "sqlplus"];
 
 /// SQL with its comments taken out: `--` to the end of the line and `/* ... */`, outside string
 /// literals (`SELECT '--'; DROP TABLE t` still drops). What a string literal holds is data
@@ -2924,6 +2925,16 @@ mod tests {
         assert!(!has_fact("redis-cli --cluster rebalance 10.0.0.1:7000", "dry_run"));
         let acl = "redis-cli -h redis-prod-01.internal ACL DRYRUN reporting-ro FLUSHDB";
         assert!(has_fact(acl, "db_read") || has_fact(acl, "read"), "{:?}", facts_of(acl));
+    }
+
+    #[test]
+    fn oracles_sql_client_runs_what_it_is_given() {
+        // Found in `model/fresh-113/`: `sqlplus` was no database client, its statements unread.
+        let drop = "sqlplus -s sys/\"$SYS_PW\"@FINPRD as sysdba <<< 'drop tablespace SALES_HIST_2019 including contents and datafiles;'";
+        assert!(facts_of(drop).iter().any(|f| f.starts_with("R=db_")), "{:?}", facts_of(drop));
+        assert!(!has_fact(drop, "db_read"), "{:?}", facts_of(drop));
+        let read = "sqlplus -s / as sysdba <<< 'select name, open_mode from v$database;'";
+        assert!(has_fact(read, "db_read"), "{:?}", facts_of(read));
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub fn is_database_client(program: &str) -> bool {
             | "cqlsh"
             | "sqlcmd"
             | "duckdb"
+            | "sqlplus"
     )
 }
 
