@@ -352,6 +352,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-109",
         "model/fresh-110",
         "model/fresh-111",
+        "model/fresh-112",
+        "model/fresh-113",
+        "model/fresh-114",
+        "model/fresh-115",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
