@@ -30,7 +30,7 @@ BATCHES += [(where, first, second) for where in ["fresh-11", "fresh-12", "fresh-
                                                "fresh-56", "fresh-57", "fresh-58", "fresh-59",
                                                "fresh-60", "fresh-61", "fresh-62", "fresh-63", "fresh-64",
                                                "fresh-65", "fresh-66", "fresh-67", "fresh-68", "fresh-69",
-                                               "fresh-70", "fresh-71", "fresh-72", "fresh-73", "fresh-74", "fresh-75", "fresh-76", "fresh-77", "fresh-78", "fresh-79", "fresh-80", "fresh-81", "fresh-82", "fresh-83", "fresh-84", "fresh-85", "fresh-86", "fresh-87", "fresh-88", "fresh-89", "fresh-90", "fresh-91", "fresh-92", "fresh-93", "fresh-94", "fresh-95", "fresh-96", "fresh-97", "fresh-98", "fresh-99", "fresh-100", "fresh-101", "fresh-102", "fresh-103", "fresh-104", "fresh-105", "fresh-106", "fresh-107", "fresh-108", "fresh-109", "fresh-110", "fresh-111", "fresh-112", "fresh-113", "fresh-114", "fresh-115"]
+                                               "fresh-70", "fresh-71", "fresh-72", "fresh-73", "fresh-74", "fresh-75", "fresh-76", "fresh-77", "fresh-78", "fresh-79", "fresh-80", "fresh-81", "fresh-82", "fresh-83", "fresh-84", "fresh-85", "fresh-86", "fresh-87", "fresh-88", "fresh-89", "fresh-90", "fresh-91", "fresh-92", "fresh-93", "fresh-94", "fresh-95", "fresh-96", "fresh-97", "fresh-98", "fresh-99", "fresh-100", "fresh-101", "fresh-102", "fresh-103", "fresh-104", "fresh-105", "fresh-106", "fresh-107", "fresh-108", "fresh-109", "fresh-110", "fresh-111", "fresh-112", "fresh-113", "fresh-114", "fresh-115", "fresh-116", "fresh-117", "fresh-118", "fresh-119"]
             for first, second in [("a", "b"), ("a", "c"), ("b", "c")]]
 
 

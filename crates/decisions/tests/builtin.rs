@@ -356,6 +356,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-113",
         "model/fresh-114",
         "model/fresh-115",
+        "model/fresh-116",
+        "model/fresh-117",
+        "model/fresh-118",
+        "model/fresh-119",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
