@@ -360,6 +360,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-117",
         "model/fresh-118",
         "model/fresh-119",
+        "model/fresh-120",
+        "model/fresh-121",
+        "model/fresh-122",
+        "model/fresh-123",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
