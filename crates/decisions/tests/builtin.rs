@@ -364,6 +364,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-121",
         "model/fresh-122",
         "model/fresh-123",
+        "model/fresh-124",
+        "model/fresh-125",
+        "model/fresh-126",
+        "model/fresh-127",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
