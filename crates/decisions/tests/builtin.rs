@@ -368,6 +368,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-125",
         "model/fresh-126",
         "model/fresh-127",
+        "model/fresh-128",
+        "model/fresh-129",
+        "model/fresh-130",
+        "model/fresh-131",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
