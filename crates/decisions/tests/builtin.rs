@@ -372,6 +372,10 @@ fn no_feature_shares_a_bucket_with_a_rule_fact() {
         "model/fresh-129",
         "model/fresh-130",
         "model/fresh-131",
+        "model/fresh-132",
+        "model/fresh-133",
+        "model/fresh-134",
+        "model/fresh-135",
         "model/unseen-tldr",
     ];
     let sets = measures.iter().map(|dir| train::load(&root().join(dir)).expect("rows"));
