@@ -780,6 +780,8 @@ fn facts(
         || args.iter().any(|a| a.eq_ignore_ascii_case("test=true"))
         // Azure's `what-if` subcommand previews a deployment.
         || subs.iter().chain(deeper).any(|w| w == "what-if")
+        // A subcommand that simulates (`aws iam simulate-principal-policy`) only evaluates.
+        || subs.iter().chain(deeper).any(|w| w == "simulate" || w.starts_with("simulate-"))
         || (has("-s") && tool == "apt-get")
         || (has("-N") && tool.starts_with("mkfs"))
         // The LVM tools' `--test` (`-t`) changes no metadata.
@@ -1276,7 +1278,10 @@ fn facts(
         let asks = subs
             .iter()
             .chain(deeper.iter())
-            .any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-") || w == "can-i");
+            .any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-") || w == "can-i")
+            // And the Salesforce CLI's report on a deploy or a retrieve (`sf project deploy
+            // report`), which only asks how it went.
+            || (tool == "sf" && deeper.iter().any(|w| w == "report"));
         // The second word's verb leads it (`describe-instances`; `delete-log-group` deletes, its
         // `log` is a noun), or follows its colon (`pg:info`, `releases:rollback`).
         let sub2_verb =
@@ -2911,6 +2916,17 @@ mod tests {
         assert!(has_fact("gh api -X GET search/issues -f q='repo:acme/api is:open'", "read"));
         let from_file = "gh api graphql -F query=@queries/delete-rule.graphql -f id=BPR_1";
         assert!(!has_fact(from_file, "read") && !has_fact(from_file, "send"), "{:?}", facts_of(from_file));
+    }
+
+    #[test]
+    fn a_deploy_report_and_a_policy_simulation_only_read() {
+        // Seen denied in `model/fresh-124/` and `model/fresh-130/`; written before `fresh-136`.
+        let report = "sf project deploy report --job-id 0Af5g00000ABC --target-org prod";
+        assert!(has_fact(report, "read_verb") && !has_fact(report, "publish_verb"), "{:?}", facts_of(report));
+        assert!(has_fact("sf project deploy start --target-org prod", "publish_verb"));
+        let simulate = "aws iam simulate-principal-policy --policy-source-arn arn:aws:iam::1:role/x --action-names s3:DeleteObject";
+        assert!(has_fact(simulate, "dry_run"), "{:?}", facts_of(simulate));
+        assert!(!has_fact("aws iam delete-role-policy --role-name x --policy-name y", "dry_run"));
     }
 
     #[test]
