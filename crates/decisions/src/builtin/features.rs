@@ -2121,8 +2121,9 @@ fn statement_words(text: &str) -> Vec<(&str, bool)> {
 fn changes_database(words: &[&str]) -> bool {
     words.iter().enumerate().any(|(i, w)| {
         let next = words.get(i + 1).copied().unwrap_or("");
-        let after_explain = i.checked_sub(1).is_some_and(|p| words[p] == "explain");
-        (DB_CHANGES.contains(w) && !(*w == "analyze" && after_explain))
+        let after = |word: &str| i.checked_sub(1).is_some_and(|p| words[p] == word);
+        // `SHOW CREATE TABLE t` prints the statement that would make it.
+        (DB_CHANGES.contains(w) && !(*w == "analyze" && after("explain")) && !(*w == "create" && after("show")))
             || DB_CHANGE_PAIRS.iter().any(|(first, then)| w == first && then.contains(&next))
             || *w == "copy"
                 && next != "select"
@@ -2916,6 +2917,15 @@ mod tests {
         assert!(has_fact("gh api -X GET search/issues -f q='repo:acme/api is:open'", "read"));
         let from_file = "gh api graphql -F query=@queries/delete-rule.graphql -f id=BPR_1";
         assert!(!has_fact(from_file, "read") && !has_fact(from_file, "send"), "{:?}", facts_of(from_file));
+    }
+
+    #[test]
+    fn a_statement_that_shows_how_a_table_was_created_only_reads() {
+        // Seen denied in `model/fresh-136/` (level 0).
+        let show = "cockroach sql --url \"postgresql://ro@crdb-prod.example.net:26257/orders\" -e \"SHOW CREATE TABLE payments;\"";
+        assert!(has_fact(show, "db_read") && !has_fact(show, "db_change_remote"), "{:?}", facts_of(show));
+        let create = "cockroach sql --url \"postgresql://root@crdb-prod.example.net:26257/orders\" -e \"CREATE TABLE t (id INT);\"";
+        assert!(has_fact(create, "db_change_remote"), "{:?}", facts_of(create));
     }
 
     #[test]
