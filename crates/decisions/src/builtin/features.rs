@@ -2589,9 +2589,16 @@ fn host_option(option: &str, value: &str) -> bool {
         // A Supabase project, hosted (`supabase secrets set ... --project-ref qzvh...`).
         "--project-ref" => !value.is_empty() && !value.starts_with('-'),
         "-h" | "-H" => is_domain(value) && value.split('.').count() >= 3,
-        // Windows tools' computer (`manage-bde -cn LT-0098 ...`, `-ComputerName`).
-        _ if option.eq_ignore_ascii_case("-cn") || option.eq_ignore_ascii_case("-computername") => {
-            !value.is_empty() && !value.starts_with(['-', '/']) && !value.eq_ignore_ascii_case("localhost")
+        // Windows tools' computer (`manage-bde -cn LT-0098 ...`, `-ComputerName`), and SQL
+        // Server's instance in its PowerShell modules (dbatools' `-SqlInstance sqlprod01`,
+        // `Invoke-Sqlcmd -ServerInstance`); not this machine's (`.`, `(local)`).
+        _ if ["-cn", "-computername", "-sqlinstance", "-serverinstance"]
+            .iter()
+            .any(|o| option.eq_ignore_ascii_case(o)) =>
+        {
+            !value.is_empty()
+                && !value.starts_with(['-', '/', '.', '('])
+                && !value.to_ascii_lowercase().starts_with("localhost")
         }
         _ => false,
     }
@@ -2917,6 +2924,20 @@ mod tests {
         assert!(has_fact("gh api -X GET search/issues -f q='repo:acme/api is:open'", "read"));
         let from_file = "gh api graphql -F query=@queries/delete-rule.graphql -f id=BPR_1";
         assert!(!has_fact(from_file, "read") && !has_fact(from_file, "send"), "{:?}", facts_of(from_file));
+    }
+
+    #[test]
+    fn a_cmdlet_aimed_at_a_sql_server_instance_changes_that_server() {
+        // Read in `model/fresh-138/`: dbatools' `-SqlInstance` names the server it changes.
+        let set = "Set-DbaAgentJob -SqlInstance sqlprod01 -Job 'ETL - Load Warehouse' -Disabled";
+        assert!(has_fact(set, "elsewhere_change"), "{:?}", facts_of(set));
+        for here in [
+            "Set-DbaAgentJob -SqlInstance localhost -Job nightly -Disabled",
+            "Set-DbaAgentJob -SqlInstance . -Job nightly -Disabled",
+            "Get-DbaAgentJob -SqlInstance sqlprod01",
+        ] {
+            assert!(!has_fact(here, "elsewhere_change"), "{here}: {:?}", facts_of(here));
+        }
     }
 
     #[test]
