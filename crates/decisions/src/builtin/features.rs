@@ -196,7 +196,12 @@ pub fn of(call: &Call) -> Vec<String> {
     // from there, not onto it.
     let output = || args.iter().any(|a| a == "-o" || a == "--output" || a.starts_with("--output="));
     let elsewhere = |x: &&str| acts(x) && !(matches!(*x, "restore_verb" | "db_restore") && output());
-    if !call.remote && facts.iter().any(elsewhere) && !facts.iter().any(reads) && aims_elsewhere(args) {
+    if !call.remote
+        && facts.iter().any(elsewhere)
+        && !facts.iter().any(reads)
+        && aims_elsewhere(args)
+        && !local_emulator(&tool, args)
+    {
         f.push("R=elsewhere_change".into());
     }
     // Made by a client whose every change is made on a server or a service: a cluster's scheduler
@@ -832,6 +837,9 @@ fn facts(
                 })
             })
         })
+        // Or in a request's body or an argument's mapping (`-d '{"dryRun": true}'`, `--args
+        // '{days: 14, dry_run: true}'`).
+        || DRY_RUN_KEY.is_match(&text)
         || text.match_indices("--dry-run=").any(|(i, m)| {
             !off(text[i + m.len()..].split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
         })
@@ -1874,6 +1882,12 @@ fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     reads && !words.iter().any(|w| CHANGES.contains(&w.as_str()))
 }
 
+/// A dry run asked as a key of a mapping, JSON's or YAML's (`"dryRun":true`, `dry_run: true`).
+static DRY_RUN_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r#"(?i)\bdry[_-]?run"?\s*:\s*"?(?:true|yes|1)\b"#)
+        .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+});
+
 /// An SQL statement: what a text handed to a program starts with, when it is one.
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -2580,6 +2594,23 @@ fn aims_elsewhere(args: &[String]) -> bool {
     })
 }
 
+/// A cloud CLI pointed at an emulator on this machine: LocalStack's `awslocal`, or an
+/// `--endpoint-url` on this machine (`aws --endpoint-url http://localhost:4566 s3 mb s3://dev`).
+/// Its bucket's address names no other machine.
+fn local_emulator(tool: &str, args: &[String]) -> bool {
+    tool == "awslocal"
+        || args.iter().enumerate().any(|(i, a)| {
+            let value = match a.strip_prefix("--endpoint-url=") {
+                Some(v) => Some(v),
+                None if a == "--endpoint-url" => args.get(i + 1).map(String::as_str),
+                None => None,
+            };
+            value.and_then(url_host).is_some_and(|(_, host)| {
+                ["localhost", "127.", "[::1]", "localstack"].iter().any(|local| host.starts_with(local))
+            })
+        })
+}
+
 /// The options whose value names the machine a program talks to (`psql -h db.example.com`,
 /// `mongosh --host`): a domain name there is another machine's, with at least three parts
 /// after `-h` or `-H`, where a file (`du -h notes.md`) could stand.
@@ -2924,6 +2955,25 @@ mod tests {
         assert!(has_fact("gh api -X GET search/issues -f q='repo:acme/api is:open'", "read"));
         let from_file = "gh api graphql -F query=@queries/delete-rule.graphql -f id=BPR_1";
         assert!(!has_fact(from_file, "read") && !has_fact(from_file, "send"), "{:?}", facts_of(from_file));
+    }
+
+    #[test]
+    fn an_emulator_here_and_a_dry_run_asked_in_a_mapping_change_nothing_elsewhere() {
+        // Read in `model/fresh-137/` and `model/fresh-141/` (and `fresh-117/`'s body), written
+        // before the labels of `fresh-144/` were read.
+        for here in [
+            "docker exec orders-localstack awslocal s3 mb s3://orders-dev",
+            "aws --endpoint-url http://localhost:4566 s3 mb s3://orders-dev",
+            "aws --endpoint-url=http://127.0.0.1:4566 s3 rb s3://orders-dev --force",
+        ] {
+            assert!(!features(here).contains(&"R=elsewhere_change".into()), "{here}: {:?}", features(here));
+        }
+        assert!(features("aws s3 rb s3://orders-prod --force").contains(&"R=elsewhere_change".into()));
+        let args = "dbt run-operation drop_stale_dev_schemas --args '{days: 14, dry_run: true}' --target dev";
+        assert!(has_fact(args, "dry_run"), "{:?}", facts_of(args));
+        let body = r#"curl -X DELETE https://api.bitbucket.org/2.0/x -d '{"dryRun":true}'"#;
+        assert!(has_fact(body, "dry_run"), "{:?}", facts_of(body));
+        assert!(!has_fact(r#"curl -X DELETE https://api.example.com/x -d '{"dryRun": false}'"#, "dry_run"));
     }
 
     #[test]
