@@ -2620,10 +2620,12 @@ fn host_option(option: &str, value: &str) -> bool {
         // A Supabase project, hosted (`supabase secrets set ... --project-ref qzvh...`).
         "--project-ref" => !value.is_empty() && !value.starts_with('-'),
         "-h" | "-H" => is_domain(value) && value.split('.').count() >= 3,
-        // Windows tools' computer (`manage-bde -cn LT-0098 ...`, `-ComputerName`), and SQL
-        // Server's instance in its PowerShell modules (dbatools' `-SqlInstance sqlprod01`,
-        // `Invoke-Sqlcmd -ServerInstance`); not this machine's (`.`, `(local)`).
-        _ if ["-cn", "-computername", "-sqlinstance", "-serverinstance"]
+        // Windows tools' computer (`manage-bde -cn LT-0098 ...`, `-ComputerName`), SQL Server's
+        // instance in its PowerShell modules (dbatools' `-SqlInstance sqlprod01`, `Invoke-Sqlcmd
+        // -ServerInstance`), and a failover cluster's or a CIM session's (`Stop-Cluster -Cluster
+        // CLU-HV-PRD01`, `Update-StoragePool -CimSession S2D-CLU02`); not this machine's (`.`,
+        // `(local)`).
+        _ if ["-cn", "-computername", "-sqlinstance", "-serverinstance", "-cluster", "-clustername", "-cimsession"]
             .iter()
             .any(|o| option.eq_ignore_ascii_case(o)) =>
         {
@@ -2981,6 +2983,10 @@ mod tests {
         // Read in `model/fresh-138/`: dbatools' `-SqlInstance` names the server it changes.
         let set = "Set-DbaAgentJob -SqlInstance sqlprod01 -Job 'ETL - Load Warehouse' -Disabled";
         assert!(has_fact(set, "elsewhere_change"), "{:?}", facts_of(set));
+        // And a failover cluster's name (read in `model/fresh-149/`).
+        let stop = "Stop-Cluster -Cluster CLU-HV-PRD01 -Force";
+        assert!(has_fact(stop, "elsewhere_change"), "{:?}", facts_of(stop));
+        assert!(!has_fact("Get-ClusterNode -Cluster CLU-HV-PRD01", "elsewhere_change"));
         for here in [
             "Set-DbaAgentJob -SqlInstance localhost -Job nightly -Disabled",
             "Set-DbaAgentJob -SqlInstance . -Job nightly -Disabled",
