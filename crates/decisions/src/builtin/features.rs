@@ -709,6 +709,8 @@ fn facts(
             // The OpenLDAP clients' `-n`: show what would be done, do nothing.
             || matches!(tool, "ldapmodify" | "ldapadd" | "ldapdelete" | "ldapmodrdn" | "ldappasswd" | "ldapsearch")
             || (tool == "gsutil" && sub == "rsync")
+            // ZFS's `zpool create -n`, `add -n`, `split -n`, `remove -n`: the layout shown, not made.
+            || (tool == "zpool" && matches!(sub, "create" | "add" | "split" | "remove"))
             || (tool == "git" && matches!(sub, "clean" | "rm" | "mv" | "add" | "push")));
     // Or whose tldr page spells it so, as any short flag that page gives a dry run's long name
     // (`act -n`, `-n|--dryrun`). Looked up last, and only for a call with a short flag: the hook
@@ -817,6 +819,8 @@ fn facts(
                 || (sub == "delete"
                     && matches!(sub2, "nodegroup" | "iamserviceaccount")
                     && (has("--config-file") || short('f')))))
+        // sanoid's `--readonly` takes and prunes no snapshot, it says what it would.
+        || (tool == "sanoid" && has("--readonly"))
         // pypi-cleanup deletes nothing without `--do-it`.
         || (tool == "pypi-cleanup" && !has("--do-it"))
         // Kafka's `--generate` only proposes a reassignment.
@@ -3003,6 +3007,20 @@ mod tests {
         assert!(has_fact(show, "db_read") && !has_fact(show, "db_change_remote"), "{:?}", facts_of(show));
         let create = "cockroach sql --url \"postgresql://root@crdb-prod.example.net:26257/orders\" -e \"CREATE TABLE t (id INT);\"";
         assert!(has_fact(create, "db_change_remote"), "{:?}", facts_of(create));
+    }
+
+    #[test]
+    fn a_pool_laid_out_with_dash_n_and_a_read_only_sanoid_change_nothing() {
+        // Seen denied in `model/fresh-151/` (level 0).
+        for c in [
+            "zpool create -n scratch2 mirror /dev/disk/by-id/wwn-0x5000c500d4e5f601 /dev/disk/by-id/wwn-0x5000c500d4e5f602",
+            "zpool add -n tank special mirror /dev/nvme0n1 /dev/nvme1n1",
+            "sanoid --prune-snapshots --readonly --verbose",
+        ] {
+            assert!(has_fact(c, "dry_run") && !has_fact(c, "device_write"), "{c}: {:?}", facts_of(c));
+        }
+        assert!(has_fact("zpool create scratch2 mirror /dev/sdb /dev/sdc", "device_write"));
+        assert!(!has_fact("sanoid --prune-snapshots", "dry_run"));
     }
 
     #[test]
