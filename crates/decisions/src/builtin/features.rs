@@ -1266,6 +1266,10 @@ fn facts(
         if groups { Vec::new() } else { subs.iter().flat_map(|s| s.split(SUBCOMMAND_JOINS)).collect() };
     let sub_verb = sub_words.iter().any(|v| verb_kind(v).is_some());
     // Not xcodebuild's actions, which all build (`archive` is a build for distribution).
+    // An SQL client's words are where it connects and its statements (`psql -U ls_admin -d ledger
+    // -c 'DROP TABLE ...'`: `ls_admin` is a user, not a listing), its reading is its statements'.
+    // CockroachDB's has subcommands of its own.
+    let sql_client = SQL_CLIENTS.contains(&tool) && tool != "cockroach";
     if !matches!(tool, "git" | "rm" | "curl" | "wget" | "docker" | "podman" | "xcodebuild") {
         // A deeper word counts whole (`gcloud compute instances delete`), never its parts: an
         // operand (`kubectl delete pod logs-collector`) is often a name made of words.
@@ -1343,7 +1347,7 @@ fn facts(
             .chain(deeper.iter().map(String::as_str))
             .chain(lead)
             .any(|v| READ.contains(&v));
-        if reading && !fetches_deps {
+        if reading && !fetches_deps && !sql_client {
             out.push("read_verb");
         }
         if fetches_deps || verbs.iter().any(|v| FETCH.contains(v)) {
@@ -3021,6 +3025,15 @@ mod tests {
         }
         assert!(has_fact("zpool create scratch2 mirror /dev/sdb /dev/sdc", "device_write"));
         assert!(!has_fact("sanoid --prune-snapshots", "dry_run"));
+    }
+
+    #[test]
+    fn an_sql_clients_user_is_no_subcommand() {
+        // Read in `model/fresh-152/`: the user `ls_admin` had made a DROP TABLE on a production
+        // server read as a listing (2.08, level 3).
+        let drop = "psql -h ledger-prod-db.example.com -U ls_admin -d ledger -c 'DROP TABLE IF EXISTS sync_jobs_backup;'";
+        assert!(has_fact(drop, "db_destroy_remote") && !has_fact(drop, "read_verb"), "{:?}", facts_of(drop));
+        assert!(has_fact("psql -h db.example.com -U app -d shop -c 'SELECT 1'", "db_read"));
     }
 
     #[test]
