@@ -843,7 +843,7 @@ fn facts(
         })
         // Or in a request's body or an argument's mapping (`-d '{"dryRun": true}'`, `--args
         // '{days: 14, dry_run: true}'`).
-        || DRY_RUN_KEY.is_match(&text)
+        || dry_run_key(&text)
         || text.match_indices("--dry-run=").any(|(i, m)| {
             !off(text[i + m.len()..].split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
         })
@@ -1890,11 +1890,25 @@ fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     reads && !words.iter().any(|w| CHANGES.contains(&w.as_str()))
 }
 
-/// A dry run asked as a key of a mapping, JSON's or YAML's (`"dryRun":true`, `dry_run: true`).
-static DRY_RUN_KEY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r#"(?i)\bdry[_-]?run"?\s*:\s*"?(?:true|yes|1)\b"#)
-        .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
-});
+/// Whether a text asks a dry run as a key of a mapping, JSON's or YAML's (`"dryRun":true`,
+/// `dry_run: true`), in lower case. Scanned by hand, not by a regex: the hook asks this on
+/// every call, and compiling a pattern costs more than the scan.
+fn dry_run_key(text: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    ["dryrun", "dry_run", "dry-run"].iter().any(|key| {
+        text.match_indices(key).any(|(i, _)| {
+            if text[..i].chars().next_back().is_some_and(word) {
+                return false;
+            }
+            let rest = text[i + key.len()..].trim_start_matches(['"', '\'']).trim_start();
+            let Some(value) = rest.strip_prefix(':') else { return false };
+            let value = value.trim_start().trim_start_matches(['"', '\'']);
+            ["true", "yes", "1"].iter().any(|v| {
+                value.strip_prefix(v).is_some_and(|after| !after.starts_with(word))
+            })
+        })
+    })
+}
 
 /// An SQL statement: what a text handed to a program starts with, when it is one.
 static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
