@@ -1903,9 +1903,7 @@ fn dry_run_key(text: &str) -> bool {
             let rest = text[i + key.len()..].trim_start_matches(['"', '\'']).trim_start();
             let Some(value) = rest.strip_prefix(':') else { return false };
             let value = value.trim_start().trim_start_matches(['"', '\'']);
-            ["true", "yes", "1"].iter().any(|v| {
-                value.strip_prefix(v).is_some_and(|after| !after.starts_with(word))
-            })
+            ["true", "yes", "1"].iter().any(|v| value.strip_prefix(v).is_some_and(|after| !after.starts_with(word)))
         })
     })
 }
@@ -3045,7 +3043,8 @@ mod tests {
     fn an_sql_clients_user_is_no_subcommand() {
         // Read in `model/fresh-152/`: the user `ls_admin` had made a DROP TABLE on a production
         // server read as a listing (2.08, level 3).
-        let drop = "psql -h ledger-prod-db.example.com -U ls_admin -d ledger -c 'DROP TABLE IF EXISTS sync_jobs_backup;'";
+        let drop =
+            "psql -h ledger-prod-db.example.com -U ls_admin -d ledger -c 'DROP TABLE IF EXISTS sync_jobs_backup;'";
         assert!(has_fact(drop, "db_destroy_remote") && !has_fact(drop, "read_verb"), "{:?}", facts_of(drop));
         assert!(has_fact("psql -h db.example.com -U app -d shop -c 'SELECT 1'", "db_read"));
     }
