@@ -785,10 +785,9 @@ fn facts(
         || (tool == "steamcmd" && has("-preview"))
         // Salt's `test=True` reports what a state would change.
         || args.iter().any(|a| a.eq_ignore_ascii_case("test=true"))
-        // Azure's `what-if` subcommand previews a deployment.
-        || subs.iter().chain(deeper).any(|w| w == "what-if")
-        // A subcommand that simulates (`aws iam simulate-principal-policy`) only evaluates.
-        || subs.iter().chain(deeper).any(|w| w == "simulate" || w.starts_with("simulate-"))
+        // Azure's `what-if` subcommand previews a deployment; a subcommand that simulates (`aws
+        // iam simulate-principal-policy`) only evaluates.
+        || subs.iter().chain(deeper).any(|w| w == "what-if" || w == "simulate" || w.starts_with("simulate-"))
         || (has("-s") && tool == "apt-get")
         || (has("-N") && tool.starts_with("mkfs"))
         // The LVM tools' `--test` (`-t`) changes no metadata.
@@ -2587,14 +2586,7 @@ fn is_domain(h: &str) -> bool {
 /// (`http://ray-head.ml.internal:8265`, `postgresql://app@db/x`), a login or address (`user@host`,
 /// `10.0.3.21`, `db.example.com:5432`), or a host option's value (`--host db.example.com`).
 fn aims_elsewhere(args: &[String]) -> bool {
-    let local = |h: &str| {
-        let h = h.rsplit_once('@').map_or(h, |(_, h)| h);
-        h.is_empty()
-            || h.starts_with("localhost")
-            || h.starts_with("127.")
-            || h.starts_with("0.0.0.0")
-            || h.starts_with("[::1]")
-    };
+    let local = |h: &str| this_machine(h.rsplit_once('@').map_or(h, |(_, h)| h));
     args.iter().enumerate().any(|(i, a)| {
         // A Windows share on another machine (`robocopy src \\fs01\deploy$ /MIR`; the shell
         // leaves one backslash of the two).
@@ -2625,10 +2617,14 @@ fn local_emulator(tool: &str, args: &[String]) -> bool {
                 None if a == "--endpoint-url" => args.get(i + 1).map(String::as_str),
                 None => None,
             };
-            value.and_then(url_host).is_some_and(|(_, host)| {
-                ["localhost", "127.", "[::1]", "localstack"].iter().any(|local| host.starts_with(local))
-            })
+            value.and_then(url_host).is_some_and(|(_, host)| this_machine(host) || host.starts_with("localstack"))
         })
+}
+
+/// Whether a host (its port may follow) is this machine: none, `localhost`, a loopback or the
+/// any-address.
+fn this_machine(host: &str) -> bool {
+    host.is_empty() || ["localhost", "127.", "0.0.0.0", "[::1]"].iter().any(|local| host.starts_with(local))
 }
 
 /// The options whose value names the machine a program talks to (`psql -h db.example.com`,
