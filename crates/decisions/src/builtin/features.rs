@@ -1083,6 +1083,8 @@ fn facts(
             "download"
         } else if text.contains("localhost") || text.contains("127.0.0.1") {
             "send_local"
+        } else if call.stdin_text.as_deref().is_some_and(asks_only) {
+            "read"
         } else {
             "send"
         }),
@@ -2621,6 +2623,25 @@ fn local_emulator(tool: &str, args: &[String]) -> bool {
         })
 }
 
+/// Whether what a text protocol is fed only asks: every line a question of a cache's, a
+/// coordinator's or a key-value server's (memcached's `stats`, ZooKeeper's four-letter `ruok` and
+/// `mntr`, Redis's `PING` and `INFO`), or the `quit` that ends the session. `printf`'s escapes
+/// (`stats\r\nquit\r\n`) end lines too.
+fn asks_only(fed: &str) -> bool {
+    let fed = fed.replace("\\r", "\n").replace("\\n", "\n");
+    let mut lines = fed.split(['\n', '\r']).map(str::trim).filter(|l| !l.is_empty()).peekable();
+    lines.peek().is_some()
+        && lines.all(|line| {
+            let mut words = line.split_whitespace().map(str::to_ascii_lowercase);
+            let first = words.next().unwrap_or_default();
+            matches!(
+                first.as_str(),
+                "stats" | "version" | "ruok" | "stat" | "srvr" | "mntr" | "conf" | "cons" | "envi" | "wchs" | "isro"
+                    | "ping" | "info" | "quit"
+            ) || (first == "lru_crawler" && words.next().as_deref() == Some("metadump"))
+        })
+}
+
 /// Whether a host (its port may follow) is this machine: none, `localhost`, a loopback or the
 /// any-address.
 fn this_machine(host: &str) -> bool {
@@ -2902,6 +2923,17 @@ mod tests {
         assert!(!aims_elsewhere(&["\\localhost\\c$".into()]));
         assert!(aims_elsewhere(&["-cn".into(), "LT-SALES-0098".into(), "-forcerecovery".into()]));
         assert!(!aims_elsewhere(&["-cn".into(), "localhost".into()]));
+        // What a text protocol is only asked, over `nc`, reads; anything else sent, sends.
+        for asked in [
+            "printf 'stats\\r\\nquit\\r\\n' | nc -q 2 mc-prod-03.acme.internal 11211",
+            "echo ruok | nc zk1.prod.internal 2181",
+            "printf 'lru_crawler metadump all\\r\\n' | nc -q 5 mc-prod-06.acme.internal 11211",
+        ] {
+            assert!(has_fact(asked, "read") && !has_fact(asked, "send"), "{asked}");
+        }
+        for sent in ["printf 'flush_all\\r\\n' | nc cache.prod.internal 11211", "echo 'stats; rm -rf /' | nc h.example.com 1", "printf 'stats\\r\\ndelete k\\r\\n' | nc m.example.com 11211"] {
+            assert!(has_fact(sent, "send"), "{sent}");
+        }
         for served in [
             "rladmin node 4 remove",
             "dsrm CN=LT-TEMP-007,OU=Laptops,DC=corp -noprompt",

@@ -580,6 +580,14 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                         }
                     }
                 }
+                // `echo ruok | nc zk1 2181`: what was printed is what the connection carries.
+                if let Some(text) = &carried
+                    && out.len() == before + 1
+                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat")
+                    && out[before].stdin_text.is_none()
+                {
+                    out[before].stdin_text = Some(crate::secret::clip(text, STDIN_MAX));
+                }
                 // `echo ~ | xargs rm -rf`: what was printed is the arguments.
                 if let Some(text) = &carried
                     && out.len() == before + 1
