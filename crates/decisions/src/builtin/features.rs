@@ -2923,6 +2923,13 @@ mod tests {
         assert!(!aims_elsewhere(&["\\localhost\\c$".into()]));
         assert!(aims_elsewhere(&["-cn".into(), "LT-SALES-0098".into(), "-forcerecovery".into()]));
         assert!(!aims_elsewhere(&["-cn".into(), "localhost".into()]));
+        // Junos's command line given its commands over ssh: each one, on the device.
+        let junos = "ssh root@mx1.example.net 'cli -c \"configure private; set protocols bgp group T neighbor 192.0.2.9 shutdown; commit and-quit\"'";
+        assert!(has_fact(junos, "remote_change"), "{:?}", facts_of(junos));
+        let discarded = "ssh root@mx1.example.net 'cli -c \"configure private; load set /var/tmp/x.set; show | compare; commit check; rollback 0; exit\"'";
+        assert!(!has_fact(discarded, "remote_change"), "{:?}", facts_of(discarded));
+        let shown = "ssh mx1.example.net 'cli -c \"show bgp summary | no-more\"'";
+        assert!(!has_fact(shown, "remote_change"), "{:?}", facts_of(shown));
         // What a text protocol is only asked, over `nc`, reads; anything else sent, sends.
         for asked in [
             "printf 'stats\\r\\nquit\\r\\n' | nc -q 2 mc-prod-03.acme.internal 11211",

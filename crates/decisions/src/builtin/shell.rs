@@ -807,6 +807,29 @@ pub fn base(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
+/// What of a Junos command line's commands acts: all of them when a configuration is committed;
+/// when none is (`configure private; load set x.set; show | compare; commit check; rollback 0`),
+/// only those outside configuration mode, since the candidate it edits is thrown away.
+fn junos_applied(code: &str) -> String {
+    let first_words = |segment: &str| -> (String, String) {
+        let mut words = segment.split_whitespace();
+        (words.next().unwrap_or("").to_string(), words.next().unwrap_or("").to_string())
+    };
+    let segments: Vec<&str> = code.split(';').collect();
+    let committed = segments.iter().any(|s| {
+        let (verb, next) = first_words(s);
+        verb == "commit" && next != "check"
+    });
+    if committed {
+        return code.to_string();
+    }
+    const CANDIDATE: [&str; 14] = [
+        "configure", "edit", "set", "delete", "load", "rollback", "commit", "top", "up", "exit", "quit", "activate",
+        "deactivate", "annotate",
+    ];
+    segments.into_iter().filter(|s| !CANDIDATE.contains(&first_words(s).0.as_str())).collect::<Vec<_>>().join(";")
+}
+
 fn is_shell(program: &str) -> bool {
     matches!(base(program), "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish")
 }
@@ -892,6 +915,16 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         && let Some((code, _)) = args.get(i + 1)
     {
         parse_into(&printed_by(code, &ctx).unwrap_or_else(|| code.clone()), &inner, out);
+        return;
+    }
+    // A network device's command line given its commands on another machine (Junos's `ssh
+    // mx1 'cli -c "configure private; set ...; commit and-quit"'`): each command, there.
+    if name == "cli"
+        && ctx.remote
+        && let [(c, _), (code, _)] = args.as_slice()
+        && c == "-c"
+    {
+        parse_into(&junos_applied(code), &inner, out);
         return;
     }
     // PowerShell's code (`pwsh -Command '...; Remove-MgUser ...'`): each statement it runs, as a
