@@ -840,6 +840,16 @@ fn facts(
                 })
             })
         })
+        // Or a long option's value that names a dry run (Lambda's `--invocation-type DryRun`,
+        // `--mode=dry-run`).
+        || args.iter().enumerate().any(|(i, a)| {
+            let value = match a.split_once('=') {
+                Some((option, value)) if option.starts_with("--") => value,
+                _ if i > 0 && args[i - 1].starts_with("--") && !args[i - 1].contains('=') => a.as_str(),
+                _ => "",
+            };
+            value.replace(['_', '-'], "").eq_ignore_ascii_case("dryrun")
+        })
         // Or in a request's body or an argument's mapping (`-d '{"dryRun": true}'`, `--args
         // '{days: 14, dry_run: true}'`).
         || dry_run_key(&text)
@@ -2960,6 +2970,10 @@ mod tests {
         let upgrade = "eksctl upgrade cluster --name prod-use1 --version 1.30";
         assert!(has_fact(upgrade, "dry_run") && !has_fact(upgrade, "production_change"), "{:?}", facts_of(upgrade));
         assert!(!has_fact("eksctl upgrade cluster --name prod-use1 --version 1.30 --approve", "dry_run"));
+        let invoke = "aws lambda invoke --function-name api-staging --invocation-type DryRun --payload '{}' /dev/null";
+        assert!(has_fact(invoke, "dry_run"), "{:?}", facts_of(invoke));
+        assert!(has_fact("tool sync --mode=dry-run", "dry_run"));
+        assert!(!has_fact("aws lambda invoke --function-name api --invocation-type Event out.json", "dry_run"));
         assert!(has_fact("eksctl create iamserviceaccount --cluster c --name s --attach-policy-arn arn", "dry_run"));
         assert!(has_fact("eksctl delete nodegroup -f cluster.yaml --include ng-old", "dry_run"));
         assert!(!has_fact("eksctl delete nodegroup --cluster c --name ng-old", "dry_run"));
