@@ -2646,8 +2646,20 @@ fn asks_only(fed: &str) -> bool {
             let first = words.next().unwrap_or_default();
             matches!(
                 first.as_str(),
-                "stats" | "version" | "ruok" | "stat" | "srvr" | "mntr" | "conf" | "cons" | "envi" | "wchs" | "isro"
-                    | "ping" | "info" | "quit"
+                "stats"
+                    | "version"
+                    | "ruok"
+                    | "stat"
+                    | "srvr"
+                    | "mntr"
+                    | "conf"
+                    | "cons"
+                    | "envi"
+                    | "wchs"
+                    | "isro"
+                    | "ping"
+                    | "info"
+                    | "quit"
             ) || (first == "lru_crawler" && words.next().as_deref() == Some("metadump"))
         })
 }
@@ -2948,7 +2960,11 @@ mod tests {
         ] {
             assert!(has_fact(asked, "read") && !has_fact(asked, "send"), "{asked}");
         }
-        for sent in ["printf 'flush_all\\r\\n' | nc cache.prod.internal 11211", "echo 'stats; rm -rf /' | nc h.example.com 1", "printf 'stats\\r\\ndelete k\\r\\n' | nc m.example.com 11211"] {
+        for sent in [
+            "printf 'flush_all\\r\\n' | nc cache.prod.internal 11211",
+            "echo 'stats; rm -rf /' | nc h.example.com 1",
+            "printf 'stats\\r\\ndelete k\\r\\n' | nc m.example.com 11211",
+        ] {
             assert!(has_fact(sent, "send"), "{sent}");
         }
         for served in [

@@ -824,8 +824,20 @@ fn junos_applied(code: &str) -> String {
         return code.to_string();
     }
     const CANDIDATE: [&str; 14] = [
-        "configure", "edit", "set", "delete", "load", "rollback", "commit", "top", "up", "exit", "quit", "activate",
-        "deactivate", "annotate",
+        "configure",
+        "edit",
+        "set",
+        "delete",
+        "load",
+        "rollback",
+        "commit",
+        "top",
+        "up",
+        "exit",
+        "quit",
+        "activate",
+        "deactivate",
+        "annotate",
     ];
     segments.into_iter().filter(|s| !CANDIDATE.contains(&first_words(s).0.as_str())).collect::<Vec<_>>().join(";")
 }
