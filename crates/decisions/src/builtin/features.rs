@@ -836,7 +836,7 @@ fn facts(
             query.is_some_and(|q| {
                 q.split(['&', '#']).any(|p| {
                     let (key, value) = p.split_once('=').unwrap_or((p, "true"));
-                    key.replace(['_', '-'], "").eq_ignore_ascii_case("dryrun") && !off(value)
+                    names_dry_run(key) && !off(value)
                 })
             })
         })
@@ -848,7 +848,7 @@ fn facts(
                 _ if i > 0 && args[i - 1].starts_with("--") && !args[i - 1].contains('=') => a.as_str(),
                 _ => "",
             };
-            value.replace(['_', '-'], "").eq_ignore_ascii_case("dryrun")
+            names_dry_run(value)
         })
         // Or in a request's body or an argument's mapping (`-d '{"dryRun": true}'`, `--args
         // '{days: 14, dry_run: true}'`).
@@ -1899,6 +1899,12 @@ fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     let reads = words.iter().any(|w| READS.contains(&w.as_str()))
         || words.first().is_some_and(|w| ["get", "list", "show"].iter().any(|r| w.starts_with(r)));
     reads && !words.iter().any(|w| CHANGES.contains(&w.as_str()))
+}
+
+/// Whether a word, its dashes and underscores aside, is `dryrun` in any case (`dry_run`,
+/// `dryRun`, `DryRun`, `dry-run`): a query's key or an option's value that asks a dry run.
+fn names_dry_run(word: &str) -> bool {
+    word.chars().filter(|c| !matches!(c, '_' | '-')).map(|c| c.to_ascii_lowercase()).eq("dryrun".chars())
 }
 
 /// Whether a text asks a dry run as a key of a mapping, JSON's or YAML's (`"dryRun":true`,
