@@ -1904,7 +1904,7 @@ fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
 /// Whether a word, its dashes and underscores aside, is `dryrun` in any case (`dry_run`,
 /// `dryRun`, `DryRun`, `dry-run`): a query's key or an option's value that asks a dry run.
 fn names_dry_run(word: &str) -> bool {
-    word.chars().filter(|c| !matches!(c, '_' | '-')).map(|c| c.to_ascii_lowercase()).eq("dryrun".chars())
+    word.replace(['_', '-'], "").eq_ignore_ascii_case("dryrun")
 }
 
 /// Whether a text asks a dry run as a key of a mapping, JSON's or YAML's (`"dryRun":true`,

@@ -811,10 +811,10 @@ pub fn base(program: &str) -> &str {
 /// when none is (`configure private; load set x.set; show | compare; commit check; rollback 0`),
 /// only those outside configuration mode, since the candidate it edits is thrown away.
 fn junos_applied(code: &str) -> String {
-    fn first_words(segment: &str) -> (&str, &str) {
+    let first_words = |segment: &str| -> (String, String) {
         let mut words = segment.split_whitespace();
-        (words.next().unwrap_or(""), words.next().unwrap_or(""))
-    }
+        (words.next().unwrap_or("").to_string(), words.next().unwrap_or("").to_string())
+    };
     let segments: Vec<&str> = code.split(';').collect();
     let committed = segments.iter().any(|s| {
         let (verb, next) = first_words(s);
@@ -839,7 +839,7 @@ fn junos_applied(code: &str) -> String {
         "deactivate",
         "annotate",
     ];
-    segments.into_iter().filter(|s| !CANDIDATE.contains(&first_words(s).0)).collect::<Vec<_>>().join(";")
+    segments.into_iter().filter(|s| !CANDIDATE.contains(&first_words(s).0.as_str())).collect::<Vec<_>>().join(";")
 }
 
 fn is_shell(program: &str) -> bool {
