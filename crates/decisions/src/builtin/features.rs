@@ -868,6 +868,10 @@ fn facts(
         || has("-help")
         // The AWS CLI's skeleton of a request's input, printed without sending it.
         || has("--generate-cli-skeleton")
+        // Vault's request printed as a `curl` command, or as the policy it would need, instead of
+        // being made (`vault delete -output-policy secret/data/x`).
+        || (tool == "vault"
+            && (has("-output-curl-string") || has("--output-curl-string") || has("-output-policy") || has("--output-policy")))
         || args.last().is_some_and(|a| a == "-h")
         || sub == "help"
         || tool == "man"
@@ -1308,12 +1312,24 @@ fn facts(
             .any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-") || w == "can-i")
             // And the Salesforce CLI's report on a deploy or a retrieve (`sf project deploy
             // report`), which only asks how it went.
-            || (tool == "sf" && deeper.iter().any(|w| w == "report"));
+            || (tool == "sf" && deeper.iter().any(|w| w == "report"))
+            // Linkerd's viz extension only shows the mesh's traffic (`linkerd viz edges deploy`:
+            // `deploy` is the kind of resource it shows).
+            || (tool == "linkerd"
+                && sub == "viz"
+                && matches!(sub2, "stat" | "top" | "tap" | "edges" | "routes" | "check" | "list" | "dashboard" | "authz"));
         // The second word's verb leads it (`describe-instances`; `delete-log-group` deletes, its
         // `log` is a noun), or follows its colon (`pg:info`, `releases:rollback`).
         let sub2_verb =
             if groups { "" } else { sub2.rsplit(':').next().and_then(|w| w.split('-').next()).unwrap_or("") };
+        // Phoenix's `mix assets.deploy` builds the digested assets a release serves, here.
+        let builds_assets = tool == "mix" && sub == "assets.deploy";
+        // A second word that displays or prints what the first names (`puppet config print`,
+        // `r10k deploy display`).
+        let prints = matches!(sub2, "display" | "print");
         let acts = !asks
+            && !builds_assets
+            && !prints
             && !READ.contains(&sub2_verb)
             && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v));
         if asks {
@@ -1358,10 +1374,14 @@ fn facts(
             .chain(deeper.iter().map(String::as_str))
             .chain(lead)
             .any(|v| READ.contains(&v));
-        if reading && !fetches_deps && !sql_client {
+        if (reading || prints) && !fetches_deps && !sql_client {
             out.push("read_verb");
         }
-        if fetches_deps || verbs.iter().any(|v| FETCH.contains(v)) {
+        // A server's snapshot saved into a file here (`etcdctl snapshot save`, `vault operator raft
+        // snapshot save`, `consul snapshot save`) reads the server and writes the file (rule 6).
+        let saves_snapshot = matches!(tool, "etcdctl" | "vault" | "consul" | "nomad")
+            && (text.starts_with("snapshot save") || text.contains(" snapshot save"));
+        if fetches_deps || saves_snapshot || verbs.iter().any(|v| FETCH.contains(v)) {
             out.push("download");
         }
         // A pull request, issue or release opened or changed on a forge is published (rule 5), and
@@ -1969,7 +1989,7 @@ const DB_DESTROYS: [&str; 27] = [
 const DB_READS: [&str; 8] = ["select", "show", "describe", "explain", "keys", "get", "count", "countdocuments"];
 
 /// What a statement to a database changes it with, short of destroying rows, as whole words.
-const DB_CHANGES: [&str; 50] = [
+const DB_CHANGES: [&str; 60] = [
     "create",
     "grant",
     "revoke",
@@ -1993,6 +2013,18 @@ const DB_CHANGES: [&str; 50] = [
     "pg_drop_replication_slot",
     "pg_reload_conf",
     "pg_promote",
+    // PostgreSQL's other functions that change a server when a `SELECT` calls them: replay paused
+    // on a standby, the WAL switched, a slot made, a restore point set, statistics reset.
+    "pg_wal_replay_pause",
+    "pg_wal_replay_resume",
+    "pg_switch_wal",
+    "pg_create_physical_replication_slot",
+    "pg_create_logical_replication_slot",
+    "pg_create_restore_point",
+    "pg_rotate_logfile",
+    "pg_stat_reset",
+    "pg_stat_statements_reset",
+    "pg_replication_origin_drop",
     "setval",
     "createindex",
     "createcollection",
@@ -4101,5 +4133,45 @@ mod tests {
             "send"
         ));
         assert!(!has("az rest --url https://graph.microsoft.com/v1.0/users/k", "send"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_208_and_209() {
+        let has = has_fact;
+        // PostgreSQL's functions that change a server, called by a `SELECT`.
+        for f in ["pg_wal_replay_pause()", "pg_switch_wal()", "pg_create_physical_replication_slot('standby_3')"] {
+            let c = format!("psql -h pgdb-02.internal -U postgres -Atc \"SELECT {f};\"");
+            assert!(has(&c, "db_change_remote") && !has(&c, "db_read"), "{c}: {:?}", facts_of(&c));
+        }
+        assert!(has("psql -h pgdb-02.internal -Atc 'SELECT pg_is_wal_replay_paused();'", "db_read"));
+        // Vault's request printed, not made.
+        for c in [
+            "vault write -output-curl-string auth/kubernetes/role/api policies=api-ro ttl=1h",
+            "vault delete -output-policy secret/data/payments/stripe",
+            "vault kv put --output-curl-string=true secret/app key=value",
+        ] {
+            assert!(has(c, "help"), "{c}: {:?}", facts_of(c));
+        }
+        assert!(!has("vault delete secret/data/payments/stripe", "help"));
+        // Phoenix's `mix assets.deploy` builds here; a task named for a deploy is still one.
+        assert!(!has("mix assets.deploy", "publish_verb"));
+        assert!(has("mix hex.publish", "publish_verb"));
+        // A server's snapshot saved here is a download; restored, it is put back.
+        assert!(has("vault operator raft snapshot save snapshots/raft-prod.snap", "download"));
+        assert!(has("etcdctl snapshot save backup.db", "download"));
+        assert!(!has("etcdctl snapshot restore backup.db", "download"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_210_and_211() {
+        let has = has_fact;
+        // `display` and `print` read, as a second word too.
+        assert!(has("r10k deploy display -p --detail", "read_verb"));
+        assert!(!has("r10k deploy display -p --detail", "publish_verb"));
+        assert!(has("puppet config print server --section agent", "read_verb"));
+        assert!(has("r10k deploy environment production -m", "publish_verb"));
+        // Linkerd's viz only shows traffic; its install is still an install.
+        assert!(!has("linkerd viz edges deploy -n checkout", "publish_verb"));
+        assert!(has("linkerd viz stat deploy -n checkout", "read_verb"));
     }
 }
