@@ -818,6 +818,11 @@ fn facts(
                 || (sub == "delete"
                     && matches!(sub2, "nodegroup" | "iamserviceaccount")
                     && (has("--config-file") || short('f')))))
+        // Doctrine's commands that drop or change a schema only say what they would do without
+        // `--force` (`bin/console doctrine:database:drop`).
+        || (args.iter().any(|a| matches!(a.as_str(), "doctrine:database:drop" | "doctrine:schema:drop" | "doctrine:schema:update"))
+            && !has("--force")
+            && !short('f'))
         // sanoid's `--readonly` takes and prunes no snapshot, it says what it would.
         || (tool == "sanoid" && has("--readonly"))
         // pypi-cleanup deletes nothing without `--do-it`.
@@ -1313,6 +1318,8 @@ fn facts(
             // And the Salesforce CLI's report on a deploy or a retrieve (`sf project deploy
             // report`), which only asks how it went.
             || (tool == "sf" && deeper.iter().any(|w| w == "report"))
+            // ZFS's `holds` lists the holds on a snapshot (its `hold` adds one).
+            || (tool == "zfs" && sub == "holds")
             // Linkerd's viz extension only shows the mesh's traffic (`linkerd viz edges deploy`:
             // `deploy` is the kind of resource it shows).
             || (tool == "linkerd"
@@ -4173,5 +4180,26 @@ mod tests {
         // Linkerd's viz only shows traffic; its install is still an install.
         assert!(!has("linkerd viz edges deploy -n checkout", "publish_verb"));
         assert!(has("linkerd viz stat deploy -n checkout", "read_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_212_to_215() {
+        let has = has_fact;
+        // Platform.sh's `ssh -- CMD` runs CMD in the environment's container, elsewhere.
+        for c in [
+            "platform ssh -e main -- 'rm -rf public/uploads/tmp/*'",
+            "upsun ssh -p abc123 -e main 'rm -rf var/uploads'",
+        ] {
+            assert!(has(c, "remote_change") || has(c, "elsewhere_change"), "{c}: {:?}", facts_of(c));
+        }
+        assert!(!has("platform ssh -e main -- 'ls -la var/log'", "remote_change"));
+        // Doctrine's drops and schema updates only preview without `--force`.
+        assert!(has("bin/console doctrine:database:drop", "dry_run"));
+        assert!(has("php bin/console doctrine:schema:update --complete", "dry_run"));
+        assert!(!has("bin/console doctrine:database:drop --force", "dry_run"));
+        assert!(!has("php bin/console doctrine:schema:drop -f", "dry_run"));
+        // `zfs holds` lists; `zfs hold` and `release` change.
+        assert!(has("zfs holds -r tank/finance@manual-2024-q2-close", "read_verb"));
+        assert!(!has("zfs hold keep tank/finance@manual-2024-q2-close", "read_verb"));
     }
 }

@@ -2211,12 +2211,17 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         }
         // On another machine: `heroku run CMD`, `fly ssh console -C CMD`, and `parallel --nonall
         // -S HOSTS CMD` (the `:::` form is above).
-        // Gigalixir's `run` and `ps:ssh -a APP -- CMD` too: CMD in the app's container there.
-        "heroku" | "gigalixir" if sub == Some("run") || (name == "gigalixir" && sub == Some("ps:ssh")) => {
-            let valued: &[&str] = if name == "heroku" {
-                &["-a", "--app", "-s", "--size", "-e", "--env", "-r", "--remote"]
-            } else {
-                &["-a", "--app_name"]
+        // Gigalixir's `run` and `ps:ssh -a APP -- CMD` too: CMD in the app's container there; and
+        // Platform.sh's (and Upsun's) `platform ssh -e ENV -- CMD`, in the environment's.
+        "heroku" | "gigalixir" | "platform" | "upsun"
+            if (sub == Some("run") && matches!(name, "heroku" | "gigalixir"))
+                || (name == "gigalixir" && sub == Some("ps:ssh"))
+                || (matches!(name, "platform" | "upsun") && sub == Some("ssh")) =>
+        {
+            let valued: &[&str] = match name {
+                "heroku" => &["-a", "--app", "-s", "--size", "-e", "--env", "-r", "--remote"],
+                "gigalixir" => &["-a", "--app_name"],
+                _ => &["-e", "--environment", "-p", "--project", "-A", "--app", "-I", "--instance", "--worker"],
             };
             let i = past_options(args, 1, valued);
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
