@@ -823,6 +823,8 @@ fn facts(
         || (args.iter().any(|a| matches!(a.as_str(), "doctrine:database:drop" | "doctrine:schema:drop" | "doctrine:schema:update"))
             && !has("--force")
             && !short('f'))
+        // Velero's `create` told to print the object (`-o yaml`) prints it instead of making it.
+        || (tool == "velero" && (sub == "create" || sub2 == "create") && (has("-o") || has("--output")))
         // sanoid's `--readonly` takes and prunes no snapshot, it says what it would.
         || (tool == "sanoid" && has("--readonly"))
         // pypi-cleanup deletes nothing without `--do-it`.
@@ -4201,5 +4203,15 @@ mod tests {
         // `zfs holds` lists; `zfs hold` and `release` change.
         assert!(has("zfs holds -r tank/finance@manual-2024-q2-close", "read_verb"));
         assert!(!has("zfs hold keep tank/finance@manual-2024-q2-close", "read_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_216_to_219() {
+        let has = has_fact;
+        // Velero's `create -o yaml` prints the object; without it, it is made.
+        assert!(has("velero restore create --from-backup nightly-full --include-namespaces ledger -o yaml", "dry_run"));
+        assert!(has("velero backup create pre-upgrade --output=json", "dry_run"));
+        assert!(!has("velero restore create --from-backup nightly-full --include-namespaces ledger", "dry_run"));
+        assert!(!has("velero backup get -o json", "dry_run"));
     }
 }
