@@ -704,7 +704,7 @@ fn facts(
     let dash_n = short('n')
         && (matches!(
             tool,
-            "rsync" | "make" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
+            "rsync" | "make" | "rake" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
         ) || tool.starts_with("mkfs")
             // The OpenLDAP clients' `-n`: show what would be done, do nothing.
             || matches!(tool, "ldapmodify" | "ldapadd" | "ldapdelete" | "ldapmodrdn" | "ldappasswd" | "ldapsearch")
@@ -4213,5 +4213,8 @@ mod tests {
         assert!(has("velero backup create pre-upgrade --output=json", "dry_run"));
         assert!(!has("velero restore create --from-backup nightly-full --include-namespaces ledger", "dry_run"));
         assert!(!has("velero backup get -o json", "dry_run"));
+        // Rake's `-n` is its dry run, as make's is.
+        assert!(has("bundle exec rake -n release", "dry_run"));
+        assert!(!has("bundle exec rake release", "dry_run"));
     }
 }
