@@ -54,6 +54,7 @@ AGENTS=("$@")
 [[ ${#AGENTS[@]} -gt 0 ]] || AGENTS=(claude-code codex gemini copilot)
 E2E_TIMEOUT_MS=${E2E_TIMEOUT_MS:-800}
 BUDGET_MS=$((E2E_TIMEOUT_MS + 250))
+AGENT_SPREAD_MS=5000
 MODEL_PORT=18080 PROVIDER_PORT=18081 PROXY_PORT=18099
 DESTRUCTIVE='touch CANARY_RAN && rm -r precious/'
 HARMLESS='touch CANARY_RAN && ls'
@@ -284,9 +285,13 @@ cases_common() { # the cases every agent has
   install_provider --agent "$a"
   [[ $a == codex ]] && codex_trust_project
   run_agent "$a" hang "$DESTRUCTIVE" $(codex_bypass "$a")
-  local extra=$((WALL_MS - ${HARMLESS_MS[$a]:-0}))
-  check "$a" provider-hang "provider accepts and never answers: the command ran, the run took ${extra} ms more than harmless (budget ${BUDGET_MS} ms); $(hook_event)" \
-    ran provider_asked "(( extra < BUDGET_MS + 2000 ))"
+  # The budget is the seam's own clock, as it logged it; the agent's wall time only rules out a
+  # hang, with room for the agent's own run-to-run spread (Copilot's control and harmless runs
+  # have taken 7.0 s and 3.1 s in one pass).
+  local extra=$((WALL_MS - ${HARMLESS_MS[$a]:-0})) seam
+  seam=$(seam_ms)
+  check "$a" provider-hang "provider accepts and never answers: the command ran, the seam gave up after ${seam} ms (budget ${BUDGET_MS} ms), the run took ${extra} ms more than harmless; $(hook_event)" \
+    ran provider_asked "(( seam <= BUDGET_MS ))" "(( extra < BUDGET_MS + AGENT_SPREAD_MS ))"
 
   if [[ $a == claude-code || $a == codex ]]; then
     # headless, permissions bypassed: the agent never asks, so PermissionRequest never fires
@@ -322,6 +327,14 @@ codex_bypass() { [[ $1 == codex ]] && echo --dangerously-bypass-hook-trust; retu
 codex_note() { [[ $1 == codex ]] && echo "; hook trust bypassed with --dangerously-bypass-hook-trust"; return 0; }
 
 hook_logged() { [[ -s "$P/.leopold/events.jsonl" ]]; }
+seam_ms() { # how long the seam waited on the provider before it gave up, as it logged it
+  python3 - "$P/.leopold/events.jsonl" <<'EOF' 2>/dev/null || echo 999999
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+ms = [e["elapsed_ms"] for e in ev if e.get("event") == "decision_failed" and e.get("elapsed_ms") is not None]
+print(max(ms) if ms else 999999)
+EOF
+}
 hook_event() { # the hook's own fallback event, as it logged it
   python3 - "$P/.leopold/events.jsonl" <<'EOF' 2>/dev/null || echo "no hook event"
 import json, sys
