@@ -827,8 +827,10 @@ fn facts(
         || (tool == "velero" && (sub == "create" || sub2 == "create") && (has("-o") || has("--output")))
         // sanoid's `--readonly` takes and prunes no snapshot, it says what it would.
         || (tool == "sanoid" && has("--readonly"))
-        // pypi-cleanup deletes nothing without `--do-it`.
+        // pypi-cleanup deletes nothing without `--do-it`, nor 389 Directory Server's `dsctl
+        // INSTANCE remove`.
         || (tool == "pypi-cleanup" && !has("--do-it"))
+        || (tool == "dsctl" && args.iter().any(|a| a == "remove") && !has("--do-it"))
         // Kafka's `--generate` only proposes a reassignment.
         || (tool.starts_with("kafka-reassign-partitions") && has("--generate") && !has("--execute"))
         // A long option whose last word is a simulation (redis-cli's `--cluster-simulate`).
@@ -1998,7 +2000,7 @@ const DB_DESTROYS: [&str; 27] = [
 const DB_READS: [&str; 8] = ["select", "show", "describe", "explain", "keys", "get", "count", "countdocuments"];
 
 /// What a statement to a database changes it with, short of destroying rows, as whole words.
-const DB_CHANGES: [&str; 60] = [
+const DB_CHANGES: [&str; 63] = [
     "create",
     "grant",
     "revoke",
@@ -2034,6 +2036,10 @@ const DB_CHANGES: [&str; 60] = [
     "pg_stat_reset",
     "pg_stat_statements_reset",
     "pg_replication_origin_drop",
+    // A logical slot advanced or read with `get` (not `peek`): the changes are consumed.
+    "pg_replication_slot_advance",
+    "pg_logical_slot_get_changes",
+    "pg_logical_slot_get_binary_changes",
     "setval",
     "createindex",
     "createcollection",
@@ -4216,5 +4222,22 @@ mod tests {
         // Rake's `-n` is its dry run, as make's is.
         assert!(has("bundle exec rake -n release", "dry_run"));
         assert!(!has("bundle exec rake release", "dry_run"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_224_to_227() {
+        let has = has_fact;
+        // A logical slot advanced or consumed changes the server; peeked, it is read.
+        for f in ["pg_replication_slot_advance('dbz', '3A/7F000000')", "pg_logical_slot_get_changes('dbz', NULL, 10)"] {
+            let c = format!("psql -h pg-01.internal -U cdc -d orders -c \"SELECT * FROM {f};\"");
+            assert!(has(&c, "db_change_remote"), "{c}: {:?}", facts_of(&c));
+        }
+        assert!(has(
+            "psql -h pg-01.internal -c \"SELECT * FROM pg_logical_slot_peek_changes('dbz', NULL, 10);\"",
+            "db_read"
+        ));
+        // `dsctl INSTANCE remove` only reports without `--do-it`.
+        assert!(has("ssh ds-01 'sudo dsctl slapd-prod remove'", "dry_run"));
+        assert!(!has("sudo dsctl slapd-prod remove --do-it", "dry_run"));
     }
 }
