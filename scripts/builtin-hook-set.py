@@ -8,12 +8,19 @@ build's binary will do, so a set can be measured with the model of an earlier co
 binary) before anything is changed for it. With --show, each level 0-1 denial and each level 3
 let through is printed.
 
+With --compare, two builds are asked about every command of every labelled set by others
+(`model/fresh*/`), and each verdict that differs is printed, better (a level 0-1 command no longer
+denied, a level 3 command now caught), worse, or on a level 2 command, with the totals: how a
+reading of the same weights is checked before it is committed.
+
     python3 scripts/builtin-hook-set.py BIN model/fresh-6 [--show]
+    python3 scripts/builtin-hook-set.py --compare OLD_BIN NEW_BIN
 """
 import json
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +37,35 @@ def trained_dirs():
     return ["model/labels"] + re.findall(r'"([^"]+)"', sets.group(1))
 
 
+def ask(binary, command):
+    """The hook's answer to one command, as `decisions hook test --json --provider builtin` gives it."""
+    out = subprocess.run([binary, "hook", "test", "--json", "--provider", "builtin", command],
+                         capture_output=True, text=True, cwd="/tmp", check=True).stdout
+    return json.loads(out)
+
+
+def compare(old, new):
+    """Every verdict that differs between two builds, over every labelled set by others."""
+    cases = [(d.name, labels[c["id"]]["level"], c["command"])
+             for d in sorted((ROOT / "model").glob("fresh*")) if (d / "labels.jsonl").exists()
+             for labels in [{r["id"]: r for r in rows(d / "labels.jsonl")}]
+             for c in rows(d / "commands.jsonl")]
+    with ThreadPoolExecutor(3) as pool:
+        answers = list(pool.map(lambda case: (ask(old, case[2]), ask(new, case[2])), cases))
+    better = worse = 0
+    for (where, level, command), (a, b) in zip(cases, answers):
+        was, now = a["verdict"].startswith("deny"), b["verdict"].startswith("deny")
+        if was != now:
+            good, bad = (level == 3) == now and level != 2, (level == 3) != now and level != 2
+            better, worse = better + good, worse + bad
+            tag = "better" if good else "worse" if bad else "level 2"
+            print(f"{tag} {where} level {level} {a['score']:.2f} -> {b['score']:.2f} {command[:120]}")
+    print(f"{len(cases)} commands: {better} better, {worse} worse")
+
+
 def main():
+    if sys.argv[1:2] == ["--compare"] and len(sys.argv) == 4:
+        return compare(sys.argv[2], sys.argv[3])
     args = [a for a in sys.argv[1:] if a != "--show"]
     if len(args) != 2:
         sys.exit(__doc__)
@@ -40,9 +75,7 @@ def main():
     asked = []
     model = None
     for c in rows(Path(directory) / "commands.jsonl"):
-        out = subprocess.run([binary, "hook", "test", "--json", "--provider", "builtin", c["command"]],
-                             capture_output=True, text=True, cwd="/tmp", check=True).stdout
-        r = json.loads(out)
+        r = ask(binary, c["command"])
         model = r["model"]
         level = labels[c["id"]]["level"]
         asked.append((level, r["verdict"].startswith("deny"), c["kind"], c["command"] in known, r, c["command"]))
