@@ -1084,6 +1084,75 @@ fn facts(
                 out.push("download");
             }
         }
+        // OpenLDAP's clients act on the directory server `-H` (or `-h`) names: another machine
+        // unless it is this one (`ldapi:///`, `ldap://localhost`). `ldapdelete` destroys entries;
+        // `ldapadd`, `ldapmodify` (whose LDIF may delete too), `ldapmodrdn` and `ldappasswd` change
+        // them; `ldapsearch`, `ldapwhoami` and `ldapcompare` read (rule 4, settled point 14).
+        "ldapdelete" | "ldapadd" | "ldapmodify" | "ldapmodrdn" | "ldappasswd" | "ldapsearch" | "ldapwhoami"
+        | "ldapcompare"
+            if !dry =>
+        {
+            let server = args
+                .iter()
+                .position(|a| a == "-H" || a == "-h")
+                .and_then(|i| args.get(i + 1))
+                .map(|s| s.to_ascii_lowercase())
+                .unwrap_or_default();
+            let host = server.split_once("://").map_or(server.as_str(), |(_, rest)| rest);
+            let host = host.split(['/', ':']).next().unwrap_or("");
+            let here = server.starts_with("ldapi:") || matches!(host, "" | "localhost" | "127.0.0.1");
+            out.push(match (tool, here) {
+                ("ldapsearch" | "ldapwhoami" | "ldapcompare", _) => "db_read",
+                ("ldapdelete", true) => "db_destroy",
+                ("ldapdelete", false) => "db_destroy_remote",
+                (_, true) => "db_change",
+                (_, false) => "db_change_remote",
+            });
+        }
+        // IBM MQ's `runmqsc QMGR` runs the MQSC commands fed to it (`echo 'DELETE QLOCAL(Q) PURGE' |
+        // runmqsc QM`): `DISPLAY` and `PING` read; `DELETE`, `CLEAR`, `RESET` and `PURGE` destroy
+        // (messages, queues, a cluster's member); any other (`ALTER`, `DEFINE`, `STOP`, `REFRESH`)
+        // changes the queue manager, one elsewhere with `-c`. With `-v` it only checks them. Those
+        // it is not shown (`< changes.mqsc`) stay unseen.
+        "runmqsc" if call.stdin_text.is_some() && !short('v') => {
+            let fed = call.stdin_text.as_deref().unwrap_or("").replace("\\n", "\n").to_ascii_uppercase();
+            let verbs: Vec<&str> = fed.lines().filter_map(|l| l.split_whitespace().next()).collect();
+            let elsewhere = short('c');
+            if verbs.iter().all(|v| v.starts_with("DIS") || *v == "PING" || v.starts_with('*')) {
+                out.push("db_read");
+            } else if verbs.iter().any(|v| matches!(*v, "DELETE" | "CLEAR" | "RESET" | "PURGE")) {
+                out.push(if elsewhere { "db_destroy_remote" } else { "db_destroy" });
+            } else {
+                out.push(if elsewhere { "db_change_remote" } else { "db_change" });
+            }
+        }
+        // The Jenkins CLI (`java -jar jenkins-cli.jar -s URL delete-node NODE`) acts on the
+        // controller its URL names (or `JENKINS_URL`'s): its command, past the connection's
+        // options, reads (`list-jobs`, `get-job`, `who-am-i`), destroys (`delete-job`,
+        // `clear-queue`) or changes (`build`, `disable-job`, `safe-restart`) what runs there.
+        "jenkins-cli" => {
+            let mut words = args.iter();
+            let mut command = "";
+            while let Some(a) = words.next() {
+                if matches!(a.as_str(), "-s" | "-auth" | "-i" | "-user" | "-bearer" | "-logger" | "-p") {
+                    words.next();
+                } else if !a.starts_with('-') {
+                    command = a;
+                    break;
+                }
+            }
+            let url = args.iter().position(|a| a == "-s").and_then(|i| args.get(i + 1));
+            let here = url.is_some_and(|u| u.contains("://localhost") || u.contains("://127.0.0.1"));
+            let reads = ["list-", "get-", "who-am-i", "version", "help", "console", "session-id"];
+            if reads.iter().any(|r| command.starts_with(r)) {
+                out.push("read");
+            } else if command.starts_with("delete-") || command == "clear-queue" {
+                out.push(if here { "db_destroy" } else { "db_destroy_remote" });
+            } else if !command.is_empty() && !command.starts_with("groovy") {
+                // A Groovy script it runs there (`groovy = < script.groovy`) is code not shown.
+                out.push(if here { "send_local" } else { "send" });
+            }
+        }
         "rsync" => {
             let last = args.iter().rev().find(|a| !a.starts_with('-'));
             let onto = last.map_or("", |a| path_class(a));
@@ -4239,5 +4308,49 @@ mod tests {
         // `dsctl INSTANCE remove` only reports without `--do-it`.
         assert!(has("ssh ds-01 'sudo dsctl slapd-prod remove'", "dry_run"));
         assert!(!has("sudo dsctl slapd-prod remove --do-it", "dry_run"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_218_to_228() {
+        let has = has_fact;
+        // OpenLDAP's clients act on the server `-H` names: elsewhere, unless it is this one.
+        let remote = "-x -H ldaps://ldap01.corp.example.net -D cn=admin,dc=example,dc=net -y ~/.ldap/admin.pw";
+        assert!(has(&format!("ldapdelete {remote} uid=jo,ou=People,dc=example,dc=net"), "db_destroy_remote"));
+        for tool in ["ldapadd", "ldapmodify", "ldapmodrdn", "ldappasswd"] {
+            let c = format!("{tool} {remote} -f ldif/change.ldif");
+            assert!(has(&c, "db_change_remote"), "{c}: {:?}", facts_of(&c));
+        }
+        assert!(has("sudo ldapmodify -Y EXTERNAL -H ldapi:/// -f config/olc.ldif", "db_change"));
+        assert!(!has("sudo ldapmodify -Y EXTERNAL -H ldapi:/// -f config/olc.ldif", "db_change_remote"));
+        assert!(has(&format!("ldapsearch {remote} -b dc=example,dc=net uid=jo"), "db_read"));
+        // `-n` only shows what would be done.
+        assert!(has(&format!("ldapmodify -n {remote} -f ldif/change.ldif"), "dry_run"));
+        assert!(!has(&format!("ldapmodify -n {remote} -f ldif/change.ldif"), "db_change_remote"));
+        // IBM MQ's MQSC commands, fed to `runmqsc`: `DISPLAY` reads, `DELETE` destroys, the rest
+        // change; `-c` is a queue manager elsewhere.
+        assert!(has("echo 'DISPLAY QLOCAL(*) CURDEPTH' | runmqsc QM1", "db_read"));
+        assert!(has("ssh mq01 \"echo 'DELETE QLOCAL(ORDERS.OLD) PURGE' | runmqsc QM1\"", "db_destroy"));
+        assert!(has("echo 'CLEAR QLOCAL(ORDERS.DLQ)' | runmqsc QM1", "db_destroy"));
+        assert!(has("echo 'ALTER QLOCAL(X) MAXDEPTH(5000)' | runmqsc -c QM1", "db_change_remote"));
+        assert!(!has("echo 'ALTER QLOCAL(X) MAXDEPTH(5000)' | runmqsc -v QM1", "db_change"));
+        // A jar with a page of its own is that program; the Jenkins CLI's command, past its
+        // connection's options, reads, destroys or changes what the controller holds.
+        let cli = "java -jar ~/bin/jenkins-cli.jar -s https://jenkins.example.net/ -auth @cli-auth";
+        assert!(has(&format!("{cli} delete-node build-linux-03"), "db_destroy_remote"));
+        assert!(has(&format!("{cli} safe-restart"), "send"));
+        assert!(has("java -jar ~/bin/jenkins-cli.jar -webSocket disable-job billing/nightly", "send"));
+        assert!(has(&format!("{cli} list-jobs"), "read"));
+        // A Groovy script it is handed is code not shown.
+        let groovy = format!("{cli} groovy = < scripts/offline-nodes.groovy");
+        assert!(!has(&groovy, "send") && !has(&groovy, "read"), "{groovy}: {:?}", facts_of(&groovy));
+        assert!(has("java -jar jenkins-cli.jar -s http://localhost:8080/ build demo", "send_local"));
+        assert_eq!(
+            crate::builtin::shell::analyse("java -Xmx1g -jar bfg-1.14.0.jar --delete-files id_rsa").calls[0].program,
+            "bfg"
+        );
+        assert_eq!(
+            crate::builtin::shell::analyse("java -jar target/app-1.0.jar --server.port=8081").calls[0].program,
+            "java"
+        );
     }
 }

@@ -580,10 +580,11 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                         }
                     }
                 }
-                // `echo ruok | nc zk1 2181`: what was printed is what the connection carries.
+                // `echo ruok | nc zk1 2181`: what was printed is what the connection carries; `echo
+                // 'DISPLAY QLOCAL(*)' | runmqsc QM`, the commands the queue manager runs.
                 if let Some(text) = &carried
                     && out.len() == before + 1
-                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat")
+                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc")
                     && out[before].stdin_text.is_none()
                 {
                     out[before].stdin_text = Some(crate::secret::clip(text, STDIN_MAX));
@@ -2488,11 +2489,31 @@ fn is_assignment(w: &str) -> bool {
     })
 }
 
+/// The program a jar is, by its file's name: `bfg-1.14.0.jar` is `bfg`, `jenkins-cli.jar` is
+/// `jenkins-cli`.
+fn jar_program(jar: &str) -> String {
+    let name = base(jar).strip_suffix(".jar").unwrap_or(base(jar));
+    let cut = name.match_indices('-').find(|(i, _)| name[i + 1..].starts_with(|c: char| c.is_ascii_digit()));
+    cut.map_or(name, |(i, _)| &name[..i]).to_ascii_lowercase()
+}
+
 /// Take the wrappers off the front of a command: what remains starts with the real program.
 fn unwrap(parts: &mut Vec<(String, bool)>, ctx: &mut Context, xargs: &mut bool) {
     for _ in 0..16 {
         let Some((head, _)) = parts.first() else { return };
         let mut head = base(head).to_string();
+        // `java -jar bfg-1.14.0.jar ...`, `java -jar jenkins-cli.jar -s URL delete-node ...`: a jar
+        // that is a program with a page of its own is that program, given the words after it.
+        if head == "java"
+            && let Some(at) = parts.iter().position(|(a, _)| a == "-jar")
+            && parts[1..at].iter().all(|(a, _)| a.starts_with('-'))
+            && let Some(name) = parts.get(at + 1).map(|(jar, _)| jar_program(jar))
+            && super::dictionary::about(&name).is_some()
+        {
+            parts.drain(..=at + 1);
+            parts.insert(0, (name, false));
+            continue;
+        }
         // A wrapper with no command left (`screen -ls`, `uv run`, `sudo -i`) is itself the call.
         let whole = parts.clone();
         let runner = parts.get(1).is_some_and(|(sub, _)| RUNNERS.contains(&(head.as_str(), sub.as_str())));
