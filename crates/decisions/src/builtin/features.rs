@@ -827,6 +827,9 @@ fn facts(
         || (tool == "velero" && (sub == "create" || sub2 == "create") && (has("-o") || has("--output")))
         // sanoid's `--readonly` takes and prunes no snapshot, it says what it would.
         || (tool == "sanoid" && has("--readonly"))
+        // Kafka's `kafka-consumer-groups --reset-offsets` prints the offsets it would set unless
+        // told `--execute`.
+        || (tool.trim_end_matches(".sh") == "kafka-consumer-groups" && has("--reset-offsets") && !has("--execute"))
         // pypi-cleanup deletes nothing without `--do-it`, nor 389 Directory Server's `dsctl
         // INSTANCE remove`.
         || (tool == "pypi-cleanup" && !has("--do-it"))
@@ -1405,8 +1408,14 @@ fn facts(
         // Phoenix's `mix assets.deploy` builds the digested assets a release serves, here.
         let builds_assets = tool == "mix" && sub == "assets.deploy";
         // A second word that displays or prints what the first names (`puppet config print`,
-        // `r10k deploy display`).
-        let prints = matches!(sub2, "display" | "print");
+        // `r10k deploy display`), or names the record a verb leaves (`divio app deploy-log`,
+        // `deploy-status`, `build-history`), unless that verb destroys it (`delete-logs`).
+        // The word's lead is a verb (`b2:acme-logs` is a bucket).
+        let record = sub2.rsplit_once('-').is_some_and(|(lead, last)| {
+            matches!(last, "log" | "logs" | "status" | "history")
+                && lead.split('-').next().and_then(verb_kind).is_some_and(|kind| kind != "destroy")
+        });
+        let prints = matches!(sub2, "display" | "print") || record;
         let acts = !asks
             && !builds_assets
             && !prints
@@ -4352,5 +4361,13 @@ mod tests {
             crate::builtin::shell::analyse("java -jar target/app-1.0.jar --server.port=8081").calls[0].program,
             "java"
         );
+        // Kafka's offsets reset is a plan until `--execute`.
+        let reset = "kafka-consumer-groups.sh --bootstrap-server kafka-01.prod.internal:9092 --group g --topic t --reset-offsets --to-latest";
+        assert!(has(reset, "dry_run") && !has(reset, "production_change"), "{:?}", facts_of(reset));
+        assert!(!has(&format!("{reset} --execute"), "dry_run"));
+        // A second word naming a verb's record shows it; a destroying verb's does not.
+        assert!(has("divio app deploy-log live", "read_verb") && !has("divio app deploy-log live", "publish_verb"));
+        assert!(has("acme service delete-logs web", "destroy_verb"));
+        assert!(!has("rclone delete b2:acme-logs --min-age 90d", "read_verb"));
     }
 }
