@@ -827,6 +827,11 @@ fn facts(
         || (tool == "velero" && (sub == "create" || sub2 == "create") && (has("-o") || has("--output")))
         // sanoid's `--readonly` takes and prunes no snapshot, it says what it would.
         || (tool == "sanoid" && has("--readonly"))
+        // duplicity's `remove-older-than`, `remove-all-but-n-full`, `remove-all-inc-of-but-n-full`
+        // and `cleanup` only list what they would delete without `--force`.
+        || (tool == "duplicity" && (sub.starts_with("remove-") || sub == "cleanup") && !has("--force"))
+        // `fly deploy --build-only --local-only` builds the image here and deploys nothing.
+        || (matches!(tool, "fly" | "flyctl") && sub == "deploy" && has("--build-only") && has("--local-only"))
         // Kafka's `kafka-consumer-groups --reset-offsets` prints the offsets it would set unless
         // told `--execute`.
         || (tool.trim_end_matches(".sh") == "kafka-consumer-groups" && has("--reset-offsets") && !has("--execute"))
@@ -1224,6 +1229,11 @@ fn facts(
             for command in given.flat_map(|s| s.split([';', '\n']).flat_map(|c| c.split("&&"))) {
                 let words: Vec<&str> = command.split_whitespace().collect();
                 let Some(verb) = words.first().map(|w| w.to_ascii_lowercase()) else { continue };
+                // `mirror --dry-run` only lists what it would transfer and delete.
+                if words.iter().any(|w| *w == "--dry-run") {
+                    add(&mut out, "dry_run");
+                    continue;
+                }
                 let reverse = words.iter().any(|w| matches!(*w, "-R" | "--reverse"));
                 let deletes = words.iter().any(|w| w.starts_with("--delete") || *w == "-e");
                 let facts: &[&'static str] = match verb.as_str() {
@@ -1405,8 +1415,9 @@ fn facts(
         // `log` is a noun), or follows its colon (`pg:info`, `releases:rollback`).
         let sub2_verb =
             if groups { "" } else { sub2.rsplit(':').next().and_then(|w| w.split('-').next()).unwrap_or("") };
-        // Phoenix's `mix assets.deploy` builds the digested assets a release serves, here.
-        let builds_assets = tool == "mix" && sub == "assets.deploy";
+        // Phoenix's `mix assets.deploy` builds the digested assets a release serves, here; decK's
+        // `deck file merge|render|patch|...` makes a state file here from others (`-o kong.yaml`).
+        let builds_assets = (tool == "mix" && sub == "assets.deploy") || (tool == "deck" && sub == "file");
         // A second word that displays or prints what the first names (`puppet config print`,
         // `r10k deploy display`), or names the record a verb leaves (`divio app deploy-log`,
         // `deploy-status`, `build-history`), unless that verb destroys it (`delete-logs`).
@@ -4369,5 +4380,15 @@ mod tests {
         assert!(has("divio app deploy-log live", "read_verb") && !has("divio app deploy-log live", "publish_verb"));
         assert!(has("acme service delete-logs web", "destroy_verb"));
         assert!(!has("rclone delete b2:acme-logs --min-age 90d", "read_verb"));
+        // lftp's mirror told `--dry-run` lists; duplicity's removals list without `--force`.
+        let mirror = "lftp -u u -e 'mirror --reverse --delete --dry-run dist/ /public_html/; bye' ftp.example.com";
+        assert!(has(mirror, "dry_run") && !has(mirror, "send"), "{:?}", facts_of(mirror));
+        assert!(has("duplicity remove-older-than 6M boto3+s3://backups/fs01-home", "dry_run"));
+        assert!(!has("duplicity remove-older-than 6M --force boto3+s3://backups/fs01-home", "dry_run"));
+        // fly's build-only, local-only deploy builds here; decK's `file` commands make files here.
+        assert!(has("fly deploy --build-only --local-only -a web", "dry_run"));
+        assert!(!has("fly deploy --build-only -a web", "dry_run"));
+        let merge = "deck file merge kong/base.yaml kong/overlays/prod.yaml -o kong/prod/kong.yaml";
+        assert!(!has(merge, "publish_verb"), "{:?}", facts_of(merge));
     }
 }
