@@ -704,7 +704,7 @@ fn facts(
     let dash_n = short('n')
         && (matches!(
             tool,
-            "rsync" | "make" | "rake" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
+            "rsync" | "make" | "gmake" | "rake" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
         ) || tool.starts_with("mkfs")
             // The OpenLDAP clients' `-n`: show what would be done, do nothing.
             || matches!(tool, "ldapmodify" | "ldapadd" | "ldapdelete" | "ldapmodrdn" | "ldappasswd" | "ldapsearch")
@@ -1134,6 +1134,28 @@ fn facts(
                 out.push(if elsewhere { "db_change_remote" } else { "db_change" });
             }
         }
+        // IBM i's `system "CLRPFM FILE(HFDATA/ORDTMP)"` runs a CL command, whose name's first
+        // letters say what it does: `DLT`, `CLR`, `RMV` and `INZ` destroy, `RST` restores, `PWR`
+        // powers the system down, `DSP`, `WRK`, `RTV`, `PRT` and `CHK` read (unless they write an
+        // outfile), the rest (`CHG`, `END`, `STR`, `SBM`, `SAV`, `APY`, ...) change it, as `CRT`
+        // and `CPY` do on another machine. A program it calls (`CALL PGM(...)`) is code not shown.
+        "system" => {
+            let cl = args.iter().filter(|a| !a.starts_with('-')).cloned().collect::<Vec<_>>().join(" ");
+            let name = cl.split(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+            if (3..=10).contains(&name.len()) && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+                let outfile = cl.contains("OUTFILE(") || cl.contains("*OUTFILE");
+                match &name[..3] {
+                    "DLT" | "CLR" | "RMV" | "INZ" => out.push("destroy_verb"),
+                    "RST" => out.push("restore_verb"),
+                    "PWR" => out.push("power"),
+                    "DSP" | "WRK" | "RTV" | "PRT" | "CHK" if !outfile => out.push("read_verb"),
+                    "CAL" => {}
+                    // Made or copied here, something new (rule 6); there, a change (rule 4).
+                    "CRT" | "CPY" if !call.remote => {}
+                    _ => out.push("change_verb"),
+                }
+            }
+        }
         // The Jenkins CLI (`java -jar jenkins-cli.jar -s URL delete-node NODE`) acts on the
         // controller its URL names (or `JENKINS_URL`'s): its command, past the connection's
         // options, reads (`list-jobs`, `get-job`, `who-am-i`), destroys (`delete-job`,
@@ -1401,6 +1423,11 @@ fn facts(
             .iter()
             .chain(deeper.iter())
             .any(|w| w.starts_with("safe-to-") || w.starts_with("ok-to-") || w == "can-i")
+            // And a query in Kusto's language, which reads logs (`az monitor app-insights query`,
+            // `az monitor log-analytics query`), or of Azure's Resource Graph (`az graph query`).
+            || (tool == "az"
+                && matches!(sub, "monitor" | "graph")
+                && subs.iter().chain(deeper.iter()).any(|w| w == "query"))
             // And the Salesforce CLI's report on a deploy or a retrieve (`sf project deploy
             // report`), which only asks how it went.
             || (tool == "sf" && deeper.iter().any(|w| w == "report"))
@@ -4380,6 +4407,23 @@ mod tests {
         assert!(has("divio app deploy-log live", "read_verb") && !has("divio app deploy-log live", "publish_verb"));
         assert!(has("acme service delete-logs web", "destroy_verb"));
         assert!(!has("rclone delete b2:acme-logs --min-age 90d", "read_verb"));
+        // A Kusto query of Azure's logs reads; `gmake -n` is make's dry run.
+        let kql = "az monitor app-insights query --app appi-prod --resource-group rg-prod --analytics-query \"requests | summarize count() by name\"";
+        assert!(has(kql, "read_verb") && !has(kql, "production_change"), "{:?}", facts_of(kql));
+        assert!(has("az monitor log-analytics query -w 1234 --analytics-query 'Heartbeat | take 5'", "read_verb"));
+        assert!(has("gmake -n deploy ENV=prod", "dry_run"));
+        // IBM i's CL commands, run by `system`, here or over ssh.
+        assert!(has("ssh hfprod 'system \"DLTLIB LIB(HFARC2019)\"'", "destroy_verb"));
+        assert!(has("ssh hfprod 'system \"DLTLIB LIB(HFARC2019)\"'", "remote_change"));
+        assert!(has("system \"CLRPFM FILE(HFDEVDATA/ORDDTL)\"", "destroy_verb"));
+        assert!(has("ssh hfprod 'system \"CHGUSRPRF USRPRF(TBRANDT) STATUS(*DISABLED)\"'", "change_verb"));
+        assert!(has("ssh hfprod 'system \"RSTLIB SAVLIB(HFDATA) DEV(*SAVF) SAVF(HFSAV/X)\"'", "restore_verb"));
+        assert!(has("ssh hfprod 'system \"DSPJOBLOG JOB(482113/HFBATCH/ORDPOST)\"'", "read_verb"));
+        assert!(!has("ssh hfprod 'system \"DSPJOBLOG JOB(482113/HFBATCH/ORDPOST)\"'", "remote_change"));
+        assert!(has("system \"DSPJRN JRN(HFJRN/ORDJRN) OUTPUT(*OUTFILE) OUTFILE(HFDATA/ORDAUDIT)\"", "change_verb"));
+        assert!(!has("system \"CALL PGM(HFOBJ/PURGEORD)\"", "change_verb"));
+        assert!(!has("system \"CRTLIB LIB(MKTMP0517)\"", "change_verb"));
+        assert!(has("ssh hfprod 'system \"CRTLIB LIB(MKTMP0517)\"'", "remote_change"));
         // lftp's mirror told `--dry-run` lists; duplicity's removals list without `--force`.
         let mirror = "lftp -u u -e 'mirror --reverse --delete --dry-run dist/ /public_html/; bye' ftp.example.com";
         assert!(has(mirror, "dry_run") && !has(mirror, "send"), "{:?}", facts_of(mirror));
