@@ -1134,6 +1134,17 @@ fn facts(
                 out.push(if elsewhere { "db_change_remote" } else { "db_change" });
             }
         }
+        // Salt's `manage` runner reports which minions are up, down or present (`salt-run
+        // manage.down`), unless told to remove the keys of those down (`removekeys=True`).
+        "salt-run"
+            if sub.strip_prefix("manage.").is_some_and(|f| {
+                matches!(f, "status" | "up" | "down" | "present" | "not_present" | "alived" | "not_alived")
+                    || matches!(f, "joined" | "not_joined" | "allowed" | "not_allowed" | "versions")
+                    || f.starts_with("list_")
+            }) && !args.iter().any(|a| a.to_ascii_lowercase().starts_with("removekeys=true")) =>
+        {
+            out.push("read_verb");
+        }
         // IBM i's `system "CLRPFM FILE(HFDATA/ORDTMP)"` runs a CL command, whose name's first
         // letters say what it does: `DLT`, `CLR`, `RMV` and `INZ` destroy, `RST` restores, `PWR`
         // powers the system down, `DSP`, `WRK`, `RTV`, `PRT` and `CHK` read (unless they write an
@@ -2037,8 +2048,11 @@ fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
         before = c;
     }
     words.extend((!word.is_empty()).then_some(word));
-    const READS: [&str; 12] =
-        ["get", "list", "show", "status", "describe", "query", "search", "fetch", "read", "info", "version", "ping"];
+    const READS: [&str; 13] = [
+        "get", "list", "show", "status", "describe", "query", "search", "fetch", "read", "info", "version", "ping",
+        // FreeIPA's JSON-RPC (`user_find`, `host_find`).
+        "find",
+    ];
     const CHANGES: [&str; 24] = [
         "set", "add", "del", "delete", "remove", "update", "write", "reload", "reset", "push", "create", "send", "put",
         "shutdown", "restart", "wipe", "reclaim", "commit", "apply", "start", "stop", "clear", "flush", "purge",
@@ -4423,6 +4437,11 @@ mod tests {
         assert!(has("system \"DSPJRN JRN(HFJRN/ORDJRN) OUTPUT(*OUTFILE) OUTFILE(HFDATA/ORDAUDIT)\"", "change_verb"));
         assert!(!has("system \"CALL PGM(HFOBJ/PURGEORD)\"", "change_verb"));
         assert!(!has("system \"CRTLIB LIB(MKTMP0517)\"", "change_verb"));
+        // A JSON-RPC call that finds reads (FreeIPA's `user_find`); Salt's `manage` runner reports.
+        let find = "curl -s --negotiate -u : -H 'Content-Type: application/json' -d '{\"method\":\"user_find\",\"params\":[[],{}]}' https://ipa01.example.net/ipa/session/json";
+        assert!(!has(find, "send"), "{:?}", facts_of(find));
+        assert!(has("ssh salt01 'sudo salt-run manage.down'", "read_verb"));
+        assert!(!has("ssh salt01 'sudo salt-run manage.down removekeys=True'", "read_verb"));
         assert!(has("ssh hfprod 'system \"CRTLIB LIB(MKTMP0517)\"'", "remote_change"));
         // lftp's mirror told `--dry-run` lists; duplicity's removals list without `--force`.
         let mirror = "lftp -u u -e 'mirror --reverse --delete --dry-run dist/ /public_html/; bye' ftp.example.com";
