@@ -660,6 +660,16 @@ fn grpc_method_verb(a: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether a call makes a new migration's file here (`wrangler d1 migrations create prod-db
+/// add_keys`, `supabase migration new`): its words hold `migrations` then `create` or `new`.
+#[inline(never)]
+fn new_migration(subs: &[String], deeper: &[String]) -> bool {
+    let pair = |a: &str, b: &str| matches!(a, "migrations" | "migration" | "migrate") && matches!(b, "create" | "new");
+    subs.windows(2).any(|w| pair(&w[0], &w[1]))
+        || deeper.windows(2).any(|w| pair(&w[0], &w[1]))
+        || subs.last().zip(deeper.first()).is_some_and(|(a, b)| pair(a, b))
+}
+
 /// The kind of a verb, as the rules' facts name them: `publish`, `destroy`, `change`, `read`.
 fn verb_kind(word: &str) -> Option<&'static str> {
     [("publish", &PUBLISH[..]), ("destroy", &DESTROY[..]), ("change", &CHANGE[..]), ("read", &READ[..])]
@@ -693,6 +703,9 @@ fn facts(
     };
     let sub = subs.first().map(String::as_str).unwrap_or("");
     let sub2 = subs.get(1).map(String::as_str).unwrap_or("");
+    // A new migration's file, made here (`wrangler d1 migrations create prod-db add_keys`,
+    // `supabase migration new`): the database it names is not touched.
+    let new_migration = new_migration(subs, deeper);
     let paths: Vec<&'static str> = args.iter().filter(|a| !a.starts_with('-')).map(|a| path_class(a)).collect();
     let broad = |p: &&str| matches!(*p, "root" | "home" | "home_top" | "system_top" | "parent");
     let mut text = args.join(" ").to_ascii_lowercase();
@@ -1444,6 +1457,8 @@ fn facts(
             || (tool == "sf" && deeper.iter().any(|w| w == "report"))
             // ZFS's `holds` lists the holds on a snapshot (its `hold` adds one).
             || (tool == "zfs" && sub == "holds")
+            // Ceph's reports on a map (`ceph osd perf`, `ceph osd df`, `ceph mon dump`).
+            || (tool == "ceph" && matches!(sub2, "perf" | "df" | "dump" | "utilization" | "blocked-by"))
             // Linkerd's viz extension only shows the mesh's traffic (`linkerd viz edges deploy`:
             // `deploy` is the kind of resource it shows).
             || (tool == "linkerd"
@@ -1467,6 +1482,7 @@ fn facts(
         let prints = matches!(sub2, "display" | "print") || record;
         let acts = !asks
             && !builds_assets
+            && !new_migration
             && !prints
             && !READ.contains(&sub2_verb)
             && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v));
@@ -1689,6 +1705,7 @@ fn facts(
     // `db.prod.example.com`, `RAILS_ENV=production rake db:migrate`): data words (a message, a
     // pattern, a statement) do not count.
     if !DATA_TOOLS.contains(&tool)
+        && !new_migration
         && (call.production
             || args.iter().enumerate().any(|(i, a)| {
                 !call.quoted.get(i).copied().unwrap_or(false)
@@ -4442,6 +4459,13 @@ mod tests {
         assert!(!has(find, "send"), "{:?}", facts_of(find));
         assert!(has("ssh salt01 'sudo salt-run manage.down'", "read_verb"));
         assert!(!has("ssh salt01 'sudo salt-run manage.down removekeys=True'", "read_verb"));
+        // A new migration's file is made here, whatever database it names.
+        let create = "wrangler d1 migrations create brightloom-prod add_api_keys";
+        assert!(!has(create, "production") && !has(create, "change_verb"), "{:?}", facts_of(create));
+        assert!(has("wrangler d1 migrations apply brightloom-prod --remote", "production"));
+        // Ceph's reports on its maps read.
+        assert!(has("kubectl -n rook-ceph exec deploy/rook-ceph-tools -- ceph osd perf", "read_verb"));
+        assert!(!has("kubectl -n rook-ceph exec deploy/rook-ceph-tools -- ceph osd out 3", "read_verb"));
         assert!(has("ssh hfprod 'system \"CRTLIB LIB(MKTMP0517)\"'", "remote_change"));
         // lftp's mirror told `--dry-run` lists; duplicity's removals list without `--force`.
         let mirror = "lftp -u u -e 'mirror --reverse --delete --dry-run dist/ /public_html/; bye' ftp.example.com";
