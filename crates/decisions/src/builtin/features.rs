@@ -1276,7 +1276,7 @@ fn facts(
                 let words: Vec<&str> = command.split_whitespace().collect();
                 let Some(verb) = words.first().map(|w| w.to_ascii_lowercase()) else { continue };
                 // `mirror --dry-run` only lists what it would transfer and delete.
-                if words.iter().any(|w| *w == "--dry-run") {
+                if words.contains(&"--dry-run") {
                     add(&mut out, "dry_run");
                     continue;
                 }
