@@ -1133,12 +1133,27 @@ fn facts(
         // runmqsc QM`): `DISPLAY` and `PING` read; `DELETE`, `CLEAR`, `RESET` and `PURGE` destroy
         // (messages, queues, a cluster's member); any other (`ALTER`, `DEFINE`, `STOP`, `REFRESH`)
         // changes the queue manager, one elsewhere with `-c`. With `-v` it only checks them. Those
-        // it is not shown (`< changes.mqsc`) stay unseen.
-        "runmqsc" if call.stdin_text.is_some() && !short('v') => {
+        // it is not shown (`< changes.mqsc`) stay unseen. A control socket fed through `socat` is
+        // read alike (HAProxy's `echo 'show stat' | socat stdio /run/haproxy/admin.sock` reads,
+        // `set server ... state maint` changes, `clear table` destroys), elsewhere when its address
+        // is another machine's (`TCP4:10.20.1.5:9999`).
+        "runmqsc" | "socat" if call.stdin_text.is_some() && !(tool == "runmqsc" && short('v')) => {
             let fed = call.stdin_text.as_deref().unwrap_or("").replace("\\n", "\n").to_ascii_uppercase();
             let verbs: Vec<&str> = fed.lines().filter_map(|l| l.split_whitespace().next()).collect();
-            let elsewhere = short('c');
-            if verbs.iter().all(|v| v.starts_with("DIS") || *v == "PING" || v.starts_with('*')) {
+            let elsewhere = if tool == "socat" {
+                args.iter().any(|a| {
+                    let a = a.to_ascii_lowercase();
+                    let to =
+                        a.strip_prefix("tcp4:").or_else(|| a.strip_prefix("tcp6:")).or_else(|| a.strip_prefix("tcp:"));
+                    to.is_some_and(|to| !this_machine(to))
+                })
+            } else {
+                short('c')
+            };
+            if verbs
+                .iter()
+                .all(|v| matches!(*v, "DIS" | "DISPLAY" | "PING" | "SHOW" | "GET" | "HELP") || v.starts_with('*'))
+            {
                 out.push("db_read");
             } else if verbs.iter().any(|v| matches!(*v, "DELETE" | "CLEAR" | "RESET" | "PURGE")) {
                 out.push(if elsewhere { "db_destroy_remote" } else { "db_destroy" });
@@ -1146,6 +1161,21 @@ fn facts(
                 out.push(if elsewhere { "db_change_remote" } else { "db_change" });
             }
         }
+        // Postfix's `postsuper -d` deletes queued mail for good (settled point 44); `-h`, `-H` and
+        // `-r` hold, release or requeue it. Dovecot's `doveadm expunge` and `mailbox delete` delete
+        // stored mail.
+        "postsuper" if short('d') => out.push("db_destroy"),
+        "postsuper" if short('h') || short('H') || short('r') => out.push("db_change"),
+        "doveadm" if sub == "expunge" || (sub == "mailbox" && sub2 == "delete") => out.push("db_destroy"),
+        // gh-ost changes a table on the server `--host` names only with `--execute`; without it,
+        // it runs a no-op migration.
+        "gh-ost" => out.push(if !has("--execute") {
+            "dry_run"
+        } else if aims_elsewhere(args) {
+            "db_change_remote"
+        } else {
+            "db_change"
+        }),
         // Salt's `manage` runner reports which minions are up, down or present (`salt-run
         // manage.down`), unless told to remove the keys of those down (`removekeys=True`).
         "salt-run"
@@ -1226,7 +1256,8 @@ fn facts(
             "read"
         } else if short('l') || !call.writes.is_empty() {
             "download"
-        } else if text.contains("localhost") || text.contains("127.0.0.1") {
+        // A Unix socket (`-U`) is a process of this machine's.
+        } else if short('U') || text.contains("localhost") || text.contains("127.0.0.1") {
             "send_local"
         } else if call.stdin_text.as_deref().is_some_and(asks_only) {
             "read"
@@ -2563,8 +2594,10 @@ fn names_database(args: &[String]) -> bool {
 /// common switches (`--force`, `--all`, `--yes`, a `--no-` form, ...), in any case (`--dryRun`). A
 /// global option's value before the subcommand is skipped too (`aws --region eu-west-1 s3 rb`).
 fn takes_value(a: &str) -> bool {
-    const SWITCHES: [&str; 44] = [
+    const SWITCHES: [&str; 45] = [
         "force",
+        // A TLS connection (`redis-cli -u "$REDIS_URL" --tls FLUSHDB`).
+        "tls",
         "all",
         "yes",
         "recursive",
@@ -4476,5 +4509,43 @@ mod tests {
         assert!(!has("fly deploy --build-only -a web", "dry_run"));
         let merge = "deck file merge kong/base.yaml kong/overlays/prod.yaml -o kong/prod/kong.yaml";
         assert!(!has(merge, "publish_verb"), "{:?}", facts_of(merge));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_252_to_259() {
+        let has = has_fact;
+        // Postfix's queue: `-d` deletes mail for good, `-h`, `-H` and `-r` change the queue.
+        assert!(has("sudo postsuper -d ALL deferred", "db_destroy"));
+        assert!(has("postqueue -j | jq -r .queue_id | postsuper -d -", "db_destroy"));
+        assert!(has("postsuper -h ALL deferred", "db_change") && !has("postsuper -h ALL deferred", "db_destroy"));
+        assert!(!has("postsuper -s", "db_change") && !has("postsuper -s", "db_destroy"));
+        // Dovecot's stored mail, expunged or its folder deleted; its reports read as before.
+        assert!(has("doveadm expunge -u jo@example.net mailbox Trash savedbefore 30d", "db_destroy"));
+        assert!(has("doveadm mailbox delete -u jo@example.net -r -s Archive", "db_destroy"));
+        assert!(!has("doveadm search -u jo@example.net mailbox Trash savedbefore 30d", "db_destroy"));
+        // A control socket fed through socat: a report reads, a setting changes, clearing destroys,
+        // and an address on another machine is elsewhere.
+        let sock = "sudo socat stdio /run/haproxy/admin.sock";
+        assert!(has(&format!("echo 'show stat' | {sock}"), "db_read"));
+        assert!(has(&format!("echo 'set server be_api/api-3 state maint' | {sock}"), "db_change"));
+        assert!(!has(&format!("echo 'set server be_api/api-3 state maint' | {sock}"), "db_read"));
+        assert!(has("echo 'clear table st_ratelimit' | socat stdio TCP4:10.20.1.5:9999", "db_destroy_remote"));
+        let c = "echo 'disable server be/x' | socat stdio TCP:127.0.0.1:9999";
+        assert!(has(c, "db_change"), "{:?}", facts_of(c));
+        assert!(!has("socat TCP-LISTEN:5433,fork TCP:db.internal:5432", "db_change"));
+        // A Unix socket is this machine's: what nc sends there stays here.
+        assert!(has("echo status | nc -U /tmp/gh-ost.sock", "send_local"));
+        assert!(!has("echo status | nc -U /tmp/gh-ost.sock", "send"));
+        // gh-ost migrates only with `--execute`.
+        let ghost =
+            "gh-ost --host=db-orders-02.example.net --database=orders --table=items --alter=\"ADD COLUMN x INT\"";
+        assert!(has(&format!("{ghost} --execute"), "db_change_remote"));
+        assert!(has(ghost, "dry_run") && !has(ghost, "db_change_remote"));
+        assert!(has(
+            "gh-ost --host=127.0.0.1 --database=orders --table=items --alter=\"ENGINE=InnoDB\" --execute",
+            "db_change"
+        ));
+        // `--tls` is a switch: the Redis command after it is the command.
+        assert!(has("redis-cli -u \"$REDIS_URL\" --tls FLUSHDB", "db_destroy"));
     }
 }

@@ -584,7 +584,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 // 'DISPLAY QLOCAL(*)' | runmqsc QM`, the commands the queue manager runs.
                 if let Some(text) = &carried
                     && out.len() == before + 1
-                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc")
+                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc" | "socat")
                     && out[before].stdin_text.is_none()
                 {
                     out[before].stdin_text = Some(crate::secret::clip(text, STDIN_MAX));
