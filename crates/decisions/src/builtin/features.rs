@@ -617,7 +617,8 @@ fn request_method(args: &[String], flags: &[&str]) -> Option<String> {
 
 /// Whether an HTTP method changes what the server holds.
 fn changes_server(method: &str) -> bool {
-    matches!(method, "POST" | "PUT" | "PATCH" | "DELETE")
+    // A cache's `PURGE` and `BAN` (Varnish, Fastly) drop what it holds.
+    matches!(method, "POST" | "PUT" | "PATCH" | "DELETE" | "PURGE" | "BAN")
 }
 
 /// A fact added once: a call's readings can say the same thing twice.
@@ -1265,6 +1266,19 @@ fn facts(
             "send"
         }),
         "telnet" => out.push("download"),
+        // `iisreset /status` only reports.
+        "iisreset" if args.iter().any(|a| a.eq_ignore_ascii_case("/status")) => out.push("read"),
+        // Varnish's CLI changes the cache with a ban, a VCL loaded or used, a parameter set or the
+        // child stopped or started, on the machine `-T` names.
+        "varnishadm"
+            if text.split_whitespace().any(|w| {
+                matches!(w, "ban" | "stop" | "start" | "param.set" | "vcl.load" | "vcl.use" | "vcl.discard")
+            }) =>
+        {
+            let there =
+                args.iter().position(|a| a == "-T").and_then(|i| args.get(i + 1)).is_some_and(|h| !this_machine(h));
+            out.push(if there { "db_change_remote" } else { "db_change" });
+        }
         // A backup or sync tool's remote: rclone's are configured names (`gdrive:photos`,
         // `b2:bucket/dir`); a restic repository elsewhere is named by its backend (`-r
         // sftp:backup@nas:/srv/restic`, `b2:bucket:/path`). Copying, moving or syncing onto
@@ -1869,6 +1883,16 @@ fn facts(
         // method is a call (`db.users.drop()`).
         let words = statement_words(&text);
         let destroys = words.iter().any(|(w, function)| DB_DESTROYS.contains(w) && !function);
+        // A function whose name says it drops, purges, closes or ends something changes the
+        // server when a `SELECT` calls it (Vertica's `DROP_PARTITIONS(...)`, `PURGE_TABLE`,
+        // `CLOSE_ALL_SESSIONS`); a verb alone is SQL's own function (`truncate(price, 2)`).
+        let admin_function = words.iter().any(|(w, function)| {
+            *function
+                && w.contains('_')
+                && w.split('_').any(|p| {
+                    matches!(p, "drop" | "purge" | "close" | "terminate" | "kill" | "rebalance" | "delete" | "truncate")
+                })
+        });
         let words: Vec<&str> = words.into_iter().map(|(w, _)| w).collect();
         // A statement that changes the server without destroying rows: schema, grants, upkeep,
         // replication and the admin functions (`CREATE INDEX`, `VACUUM`, `SELECT
@@ -1910,7 +1934,7 @@ fn facts(
                 .and_then(|i| args.get(i + 2))
                 .is_some_and(|node| elsewhere(node.rsplit_once(':').map_or(node, |(h, _)| h)));
         let remote_db = remote_db || cluster_node_elsewhere;
-        let changes = !redis_reads && (redis_write || cluster_changes || changes_database(&words));
+        let changes = !redis_reads && (redis_write || cluster_changes || admin_function || changes_database(&words));
         let destroys = destroys && !redis_reads;
         let reads = redis_reads
             || cluster.as_deref().is_some_and(|v| matches!(v, "check" | "info"))
@@ -4536,6 +4560,24 @@ mod tests {
         // A Unix socket is this machine's: what nc sends there stays here.
         assert!(has("echo status | nc -U /tmp/gh-ost.sock", "send_local"));
         assert!(!has("echo status | nc -U /tmp/gh-ost.sock", "send"));
+        // A function named for what it destroys or ends changes the server a `SELECT` calls.
+        let vsql = "vsql -h vrt-prod-01.example.net -U dbadmin -d dw -c";
+        assert!(has(
+            &format!("{vsql} \"SELECT DROP_PARTITIONS('sales.f', '2019-01-01', '2019-12-31');\""),
+            "db_change_remote"
+        ));
+        assert!(has(&format!("{vsql} \"SELECT CLOSE_ALL_SESSIONS();\""), "db_change_remote"));
+        assert!(has(&format!("{vsql} \"SELECT truncate(price, 2), date_trunc('day', ts) FROM t\""), "db_read"));
+        // A cache's PURGE and BAN requests change it.
+        assert!(has("curl -X PURGE https://www.example.net/sport/live", "send"));
+        // `iisreset /status` reports; Varnish's CLI changes the cache or reads it.
+        assert!(has("Invoke-Command -ComputerName IIS02 -ScriptBlock { iisreset /status }", "read"));
+        assert!(has("sudo varnishadm 'ban req.url ~ ^/sport/'", "db_change"));
+        assert!(has(
+            "varnishadm -T cache-ams-01.example.net:6082 -S secret \"ban obj.http.xkey ~ p-1\"",
+            "db_change_remote"
+        ));
+        assert!(!has("varnishadm ban.list", "db_change"));
         // gh-ost migrates only with `--execute`.
         let ghost =
             "gh-ost --host=db-orders-02.example.net --database=orders --table=items --alter=\"ADD COLUMN x INT\"";
