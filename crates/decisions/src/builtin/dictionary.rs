@@ -12,7 +12,10 @@
 //! Both lists are built from `model/data/tldr-examples.jsonl` (CC BY 4.0, the tldr-pages team
 //! and contributors) by `train`, sorted by key, and embedded: `key<TAB>words` lines in
 //! `tldr.txt`, and `key<TAB>example<TAB>example...` lines in `tldr-examples.txt`, where an
-//! example is its literal subcommands and flags (alternatives joined by `|`), `=`, and its words.
+//! example is its literal subcommands and flags (alternatives joined by `|`), `=`, and its words,
+//! each written as the two characters that number it in `tldr-words.txt` (the examples' words,
+//! sorted, each padded to the width its first line gives), a quarter of the bytes its letters and
+//! a space took.
 
 use serde_json::Value;
 
@@ -20,6 +23,11 @@ use serde_json::Value;
 static LIST: &str = include_str!("tldr.txt");
 /// The embedded examples.
 static EXAMPLES: &str = include_str!("tldr-examples.txt");
+/// The embedded words of the examples, numbered.
+static WORDS: &str = include_str!("tldr-words.txt");
+/// The characters a word's number is written in: printable, and none that the lists or a shell's
+/// quoting give a meaning (a tab, a newline, `=`, `|`, a space, quotes, a backslash).
+const DIGITS: &[u8] = b"!#$%&()*+,-./0123456789:;<>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{}~";
 /// The most literal words and flags kept of an example's command.
 const EXAMPLE_LITERALS: usize = 6;
 /// The most words kept of an example's description.
@@ -111,8 +119,26 @@ pub fn about(key: &str) -> Option<&'static str> {
 /// name subcommands, an example without it counts -2 more, so a subcommand no example shows
 /// (`hcloud server delete`) is not read as the bare command (`hcloud`, "show available
 /// commands").
-pub fn example(key: &str, args: &[String], sub: Option<&str>) -> Option<&'static str> {
-    example_in(EXAMPLES, key, args, sub)
+pub fn example(key: &str, args: &[String], sub: Option<&str>) -> Option<String> {
+    example_in(EXAMPLES, WORDS, key, args, sub)
+}
+
+/// An example's words from their numbers, joined by spaces.
+fn decode(codes: &str, words: &str) -> String {
+    let (width, list) = words.split_once('\n').unwrap_or(("1", ""));
+    let width: usize = width.parse().unwrap_or(1);
+    let digit = |b: u8| DIGITS.iter().position(|d| *d == b).unwrap_or(0);
+    let mut out = String::new();
+    for pair in codes.as_bytes().chunks(2) {
+        let n = digit(pair[0]) * DIGITS.len() + pair.get(1).map_or(0, |b| digit(*b));
+        if let Some(word) = list.get(n * width..(n + 1) * width) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word.trim_end());
+        }
+    }
+    out
 }
 
 /// The short flags (`n`) that the examples of page `key` spell as a dry run (`act`'s
@@ -137,7 +163,7 @@ fn dry_run_shorts_in(list: &str, key: &str) -> Vec<char> {
     out
 }
 
-fn example_in<'a>(list: &'a str, key: &str, args: &[String], sub: Option<&str>) -> Option<&'a str> {
+fn example_in<'a>(list: &'a str, words: &str, key: &str, args: &[String], sub: Option<&str>) -> Option<String> {
     let examples = lookup(list, key)?;
     let literal_words = |example: &'a str| {
         example.split_once('=').map_or("", |(l, _)| l).split(' ').filter(|l| !l.is_empty() && !l.starts_with('-'))
@@ -160,7 +186,7 @@ fn example_in<'a>(list: &'a str, key: &str, args: &[String], sub: Option<&str>) 
     };
     let mut best: Option<(i32, &'a str)> = None;
     for example in examples.split('\t') {
-        let (literals, words) = example.split_once('=').unwrap_or(("", example));
+        let (literals, codes) = example.split_once('=').unwrap_or(("", example));
         let score: i32 = literals
             .split(' ')
             .filter(|l| !l.is_empty())
@@ -175,10 +201,10 @@ fn example_in<'a>(list: &'a str, key: &str, args: &[String], sub: Option<&str>) 
                 .filter(|s| !literal_words(example).any(|l| l.split('|').any(|alt| alt.eq_ignore_ascii_case(s))))
                 .map_or(0, |_| 2);
         if score >= 0 && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, words));
+            best = Some((score, codes));
         }
     }
-    best.map(|(_, words)| words)
+    best.map(|(_, codes)| decode(codes, words))
 }
 
 /// Binary search of sorted `key<TAB>words` lines.
@@ -239,8 +265,9 @@ pub fn build(rows: &[Value]) -> String {
 /// flags after the page's own words (`{{[-d|--dbname]}}` is the flag `-d|--dbname`, any other
 /// placeholder nothing), and the words of its description that [`EXAMPLE_WORD_MIN`] examples
 /// use (one described as "Same as above, ..." has the words of the example before it, then its
-/// own); in the file's order, each distinct one once.
-pub fn build_examples(rows: &[Value]) -> String {
+/// own); in the file's order, each distinct one once. With it, the list of those words that
+/// numbers them.
+pub fn build_examples(rows: &[Value]) -> (String, String) {
     let mut parsed: Vec<(String, String, Vec<String>)> = Vec::new();
     for r in rows {
         let field = |k: &str| r.get(k).and_then(Value::as_str);
@@ -306,20 +333,32 @@ pub fn build_examples(rows: &[Value]) -> String {
             *uses.entry(w).or_default() += 1;
         }
     }
+    let kept = |ws: &[String]| -> Vec<String> {
+        ws.iter().filter(|w| uses[w.as_str()] >= EXAMPLE_WORD_MIN).take(EXAMPLE_WORDS).cloned().collect()
+    };
+    let vocabulary: std::collections::BTreeSet<String> = parsed.iter().flat_map(|(_, _, ws)| kept(ws)).collect();
+    let number: std::collections::BTreeMap<&str, usize> =
+        vocabulary.iter().enumerate().map(|(n, w)| (w.as_str(), n)).collect();
+    let code = |w: &str| {
+        let n = number[w];
+        [DIGITS[n / DIGITS.len()] as char, DIGITS[n % DIGITS.len()] as char].iter().collect::<String>()
+    };
     let mut pages: std::collections::BTreeMap<&str, Vec<String>> = std::collections::BTreeMap::new();
     for (key, literals, ws) in &parsed {
-        let kept: Vec<&str> =
-            ws.iter().map(String::as_str).filter(|w| uses[w] >= EXAMPLE_WORD_MIN).take(EXAMPLE_WORDS).collect();
+        let kept = kept(ws);
         if kept.is_empty() {
             continue;
         }
-        let example = format!("{literals}={}", kept.join(" "));
+        let example = format!("{literals}={}", kept.iter().map(|w| code(w)).collect::<String>());
         let page = pages.entry(key).or_default();
         if !page.contains(&example) {
             page.push(example);
         }
     }
-    pages.iter().map(|(k, examples)| format!("{k}\t{}\n", examples.join("\t"))).collect()
+    let width = vocabulary.iter().map(String::len).max().unwrap_or(1);
+    assert!(vocabulary.len() <= DIGITS.len() * DIGITS.len(), "more example words than two digits number");
+    let words = format!("{width}\n{}", vocabulary.iter().map(|w| format!("{w:width$}")).collect::<String>());
+    (pages.iter().map(|(k, examples)| format!("{k}\t{}\n", examples.join("\t"))).collect(), words)
 }
 
 /// The page an alias page names: `This command is an alias of `docker container rm`.`
@@ -355,7 +394,7 @@ mod tests {
 
     /// The examples list of `(page, description, command)` rows, with `words` repeated so that
     /// each is used by EXAMPLE_WORD_MIN examples and kept.
-    fn examples_list(examples: &[(&str, &str, &str)], words: &[&str]) -> String {
+    fn examples_list(examples: &[(&str, &str, &str)], words: &[&str]) -> (String, String) {
         let mut rows: Vec<Value> =
             examples.iter().map(|(t, e, c)| serde_json::json!({"tool": t, "example": e, "command": c})).collect();
         for _ in 0..EXAMPLE_WORD_MIN {
@@ -366,7 +405,7 @@ mod tests {
 
     #[test]
     fn a_call_gets_the_words_of_the_example_its_subcommands_and_flags_match_best() {
-        let list = examples_list(
+        let (list, numbered) = examples_list(
             &[
                 ("vercel", "Deploy the current directory", "vercel"),
                 ("vercel", "Deploy the current directory to production", "vercel --prod"),
@@ -400,7 +439,7 @@ mod tests {
         let pick = |key: &str, args: &[&str]| {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
             let sub = args.first().filter(|a| !key.contains(' ') && !a.starts_with(['-', '.']));
-            example_in(&list, key, &args, sub.map(String::as_str))
+            example_in(&list, &numbered, key, &args, sub.map(String::as_str)).map(|w| &*Box::leak(w.into_boxed_str()))
         };
         assert_eq!(pick("vercel", &[]), Some("deploy current directory"));
         assert_eq!(pick("vercel", &["./site"]), Some("deploy current directory"));
@@ -422,7 +461,7 @@ mod tests {
 
     #[test]
     fn a_short_flag_is_a_dry_run_where_the_examples_spell_it_so() {
-        let list = examples_list(
+        let (list, _) = examples_list(
             &[
                 ("act", "Run the default event", "act"),
                 ("act", "Run actions in dry run mode", "act {{[-n|--dryrun]}}"),

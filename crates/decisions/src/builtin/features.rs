@@ -265,7 +265,7 @@ pub fn of(call: &Call) -> Vec<String> {
                 // And what its example closest to this call says that form does.
                 let sub = subs.first().filter(|_| *key == tool).map(String::as_str);
                 let example = super::dictionary::example(key, args, sub);
-                for w in example.into_iter().flat_map(|w| w.split(' ')) {
+                for w in example.iter().flat_map(|w| w.split(' ')) {
                     f.push(format!("e={w}"));
                 }
                 // And what the example's first word says that form does, as the rules' verbs
@@ -276,6 +276,7 @@ pub fn of(call: &Call) -> Vec<String> {
                 // submitted to a scheduler and a held one released, a function is invoked here,
                 // a variable post-incremented.
                 let first = example
+                    .as_deref()
                     .and_then(|w| w.split(' ').next())
                     .filter(|v| !matches!(*v, "merge" | "send" | "fork" | "release" | "submit" | "invoke" | "post"));
                 // Nor for a call that only previews or asks for help: `git push --dry-run --tags` is

@@ -487,8 +487,8 @@ fn model_of(rows: &[Example]) -> Vec<u8> {
 }
 
 /// What the features read of tldr-pages, from `model/data/tldr-examples.jsonl`: each file
-/// [`super::dictionary`] embeds (`tldr.txt`, `tldr-examples.txt`) with its text.
-pub fn dictionary(data: &Path) -> Result<[(&'static str, String); 2], DataError> {
+/// [`super::dictionary`] embeds (`tldr.txt`, `tldr-examples.txt`, `tldr-words.txt`) with its text.
+pub fn dictionary(data: &Path) -> Result<[(&'static str, String); 3], DataError> {
     let path = data.join("tldr-examples.jsonl");
     let text = std::fs::read_to_string(&path).map_err(|e| DataError {
         file: path.display().to_string(),
@@ -496,7 +496,8 @@ pub fn dictionary(data: &Path) -> Result<[(&'static str, String); 2], DataError>
         what: e.to_string(),
     })?;
     let rows: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-    Ok([("tldr.txt", super::dictionary::build(&rows)), ("tldr-examples.txt", super::dictionary::build_examples(&rows))])
+    let (examples, words) = super::dictionary::build_examples(&rows);
+    Ok([("tldr.txt", super::dictionary::build(&rows)), ("tldr-examples.txt", examples), ("tldr-words.txt", words)])
 }
 
 /// Train both models from every row trained on under `root` ([`load_all`]).
