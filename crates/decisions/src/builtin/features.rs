@@ -1138,8 +1138,9 @@ fn facts(
         // it is not shown (`< changes.mqsc`) stay unseen. A control socket fed through `socat` is
         // read alike (HAProxy's `echo 'show stat' | socat stdio /run/haproxy/admin.sock` reads,
         // `set server ... state maint` changes, `clear table` destroys), elsewhere when its address
-        // is another machine's (`TCP4:10.20.1.5:9999`).
-        "runmqsc" | "socat" if call.stdin_text.is_some() && !(tool == "runmqsc" && short('v')) => {
+        // is another machine's (`TCP4:10.20.1.5:9999`). So are Oracle RMAN's commands (`rman target
+        // / <<< 'DELETE NOPROMPT OBSOLETE;'` destroys backups, `LIST` and `REPORT` read).
+        "runmqsc" | "socat" | "rman" if call.stdin_text.is_some() && !(tool == "runmqsc" && short('v')) => {
             let fed = call.stdin_text.as_deref().unwrap_or("").replace("\\n", "\n").to_ascii_uppercase();
             let verbs: Vec<&str> = fed.lines().filter_map(|l| l.split_whitespace().next()).collect();
             let elsewhere = if tool == "socat" {
@@ -1150,12 +1151,12 @@ fn facts(
                     to.is_some_and(|to| !this_machine(to))
                 })
             } else {
-                short('c')
+                tool == "runmqsc" && short('c')
             };
-            if verbs
-                .iter()
-                .all(|v| matches!(*v, "DIS" | "DISPLAY" | "PING" | "SHOW" | "GET" | "HELP") || v.starts_with('*'))
-            {
+            if verbs.iter().all(|v| {
+                matches!(*v, "DIS" | "DISPLAY" | "PING" | "SHOW" | "GET" | "HELP" | "LIST" | "REPORT")
+                    || v.starts_with('*')
+            }) {
                 out.push("db_read");
             } else if verbs.iter().any(|v| matches!(*v, "DELETE" | "CLEAR" | "RESET" | "PURGE")) {
                 out.push(if elsewhere { "db_destroy_remote" } else { "db_destroy" });
@@ -1783,7 +1784,7 @@ fn facts(
         out.push("delete_broad");
     }
     // A statement to a database, in a quoted argument: what it does to the data.
-    const DB: [&str; 14] = [
+    const DB: [&str; 17] = [
         "psql",
         "mysql",
         "mariadb",
@@ -1798,6 +1799,10 @@ fn facts(
         "duckdb",
         "cockroach",
         "sqlplus",
+        // SAP ASE's clients and Firebird's.
+        "isql",
+        "sqsh",
+        "isql-fb",
     ];
     // Any other program handed a statement (`snowsql -q 'DROP ...'`, `bq query 'DELETE ...'`,
     // `wrangler d1 execute DB --command '...'`): the statement is what it does.
@@ -1940,6 +1945,10 @@ fn facts(
         let reads = redis_reads
             || cluster.as_deref().is_some_and(|v| matches!(v, "check" | "info"))
             || words.iter().any(|w| DB_READS.contains(w))
+            // T-SQL's and SAP ASE's reporting procedures (`sp_who`, `sp_helptext`, `sp_spaceused`).
+            || words.iter().any(|w| {
+                w.starts_with("sp_help") || matches!(*w, "sp_who" | "sp_who2" | "sp_lock" | "sp_spaceused" | "sp_monitor")
+            })
             || text.contains("\\d")
             || text.contains("find(");
         // `EXPLAIN` plans a statement without running it; `EXPLAIN ANALYZE` runs it.
@@ -1947,6 +1956,10 @@ fn facts(
         // `db.orders.explain().deleteMany(...)`), which applies no write.
         let explained = (text.contains("explain ") || text.contains("explain:") || text.contains(".explain("))
             && !text.contains("analyze")
+            // T-SQL's and SAP ASE's `SET NOEXEC ON` and SQL Server's `SET SHOWPLAN_ALL ON` compile
+            // a batch and run none of it.
+            || text.contains("set noexec on")
+            || text.contains("set showplan_")
             // Delta's `VACUUM t DRY RUN` lists what it would delete: the statement ends so.
             || text.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ';' | '"' | '\'')).ends_with(" dry run");
         // A client with no statement to run, no script and nothing fed to it opens a session.
@@ -2487,8 +2500,21 @@ fn url_host(a: &str) -> Option<(&str, &str)> {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
-const SQL_CLIENTS: [&str; 10] =
-    ["psql", "mysql", "mariadb", "sqlite3", "clickhouse-client", "cqlsh", "sqlcmd", "duckdb", "cockroach", "sqlplus"];
+const SQL_CLIENTS: [&str; 13] = [
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "clickhouse-client",
+    "cqlsh",
+    "sqlcmd",
+    "duckdb",
+    "cockroach",
+    "sqlplus",
+    "isql",
+    "sqsh",
+    "isql-fb",
+];
 
 /// SQL with its comments taken out: `--` to the end of the line and `/* ... */`, outside string
 /// literals (`SELECT '--'; DROP TABLE t` still drops). What a string literal holds is data
@@ -2528,14 +2554,19 @@ fn sql_code(sql: &str) -> String {
 /// "BEGIN TRAN; DELETE ...; ROLLBACK TRAN;"` change nothing (rule 1). MySQL commits a `DROP` at
 /// once, so its clients are not read so.
 fn rolls_back(call: &Call, tool: &str) -> bool {
-    if !matches!(tool, "psql" | "sqlite3" | "duckdb" | "cockroach" | "sqlcmd") {
+    if !matches!(tool, "psql" | "sqlite3" | "duckdb" | "cockroach" | "sqlcmd" | "isql" | "sqsh") {
         return false;
     }
-    call.args.iter().zip(&call.quoted).any(|(a, q)| {
-        let s = a.trim().trim_end_matches(';').trim().to_ascii_lowercase();
+    // A quoted statement, or the batch fed to the client (`isql ... <<< $'begin tran ...\ngo'`),
+    // whose last `go` ends it.
+    let fed = call.stdin_text.iter().map(|t| t.replace("\\n", "\n"));
+    let quoted = call.args.iter().zip(&call.quoted).filter(|(_, q)| **q).map(|(a, _)| a.clone());
+    quoted.chain(fed).any(|a| {
+        let s = a.trim().to_ascii_lowercase();
+        let s = s.strip_suffix("go").map_or(s.as_str(), str::trim_end).trim_end_matches(';').trim();
         // T-SQL names what it rolls back: `ROLLBACK TRAN`, `ROLLBACK TRANSACTION`, `ROLLBACK WORK`.
-        let s = ["tran", "transaction", "work"].iter().find_map(|w| s.strip_suffix(w)).unwrap_or(s.as_str()).trim_end();
-        *q && (s.starts_with("begin") || s.starts_with("start transaction"))
+        let s = ["tran", "transaction", "work"].iter().find_map(|w| s.strip_suffix(w)).unwrap_or(s).trim_end();
+        (s.starts_with("begin") || s.starts_with("start transaction"))
             && s.ends_with("rollback")
             && !s.contains("commit")
     })
@@ -4590,5 +4621,33 @@ mod tests {
         ));
         // `--tls` is a switch: the Redis command after it is the command.
         assert!(has("redis-cli -u \"$REDIS_URL\" --tls FLUSHDB", "db_destroy"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_260_to_275() {
+        let has = has_fact;
+        // SAP ASE's and Firebird's clients run the statements they are given or fed.
+        let ase = "isql -Usa -SHFX_PROD_ASE -P\"$PW\"";
+        assert!(has(&format!("{ase} <<< $'drop database freight_archive_2019\\ngo'"), "db_destroy"));
+        assert!(has(&format!("{ase} -Dfreight <<< $'truncate table invoice_staging\\ngo'"), "db_destroy"));
+        assert!(has(&format!("{ase} -w2000 <<< $'sp_who\\ngo'"), "db_read"));
+        assert!(has(&format!("{ase} -Dfreight <<< $'sp_helptext sp_purge_old\\ngo'"), "db_read"));
+        assert!(has("sqsh -S HFX_PROD_ASE -U sa -C \"delete from shipments where id = 1\"", "db_destroy"));
+        // A batch that rolls itself back, or is only compiled, changes nothing.
+        let rolled = format!(
+            "{ase} -Dfreight <<< $'begin tran\\ndelete from shipments where ship_id = 9912\\nrollback tran\\ngo'"
+        );
+        assert!(has(&rolled, "db_read") && !has(&rolled, "db_destroy"), "{:?}", facts_of(&rolled));
+        let noexec = format!("{ase} <<< $'set showplan on\\nset noexec on\\ngo\\ndelete from freight..rates\\ngo'");
+        assert!(!has(&noexec, "db_destroy"), "{:?}", facts_of(&noexec));
+        // Oracle RMAN's commands, fed on a here-string or a pipe: DELETE destroys backups, LIST and
+        // REPORT read, the rest change.
+        assert!(has("rman target / <<< 'DELETE NOPROMPT OBSOLETE;'", "db_destroy"));
+        assert!(has(
+            "echo \"DELETE FORCE NOPROMPT BACKUP COMPLETED BEFORE 'SYSDATE-30';\" | rman target / catalog /@RCAT",
+            "db_destroy"
+        ));
+        assert!(has("rman target / <<< 'list backup summary;'", "db_read"));
+        assert!(has("rman target / <<< \"CONFIGURE RETENTION POLICY TO RECOVERY WINDOW OF 3 DAYS;\"", "db_change"));
     }
 }

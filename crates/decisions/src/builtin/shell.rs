@@ -74,6 +74,9 @@ pub fn is_database_client(program: &str) -> bool {
             | "sqlcmd"
             | "duckdb"
             | "sqlplus"
+            | "isql"
+            | "sqsh"
+            | "isql-fb"
     )
 }
 
@@ -581,10 +584,11 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     }
                 }
                 // `echo ruok | nc zk1 2181`: what was printed is what the connection carries; `echo
-                // 'DISPLAY QLOCAL(*)' | runmqsc QM`, the commands the queue manager runs.
+                // 'DISPLAY QLOCAL(*)' | runmqsc QM`, the commands the queue manager runs (or RMAN,
+                // or a control socket through `socat`).
                 if let Some(text) = &carried
                     && out.len() == before + 1
-                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc" | "socat")
+                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman")
                     && out[before].stdin_text.is_none()
                 {
                     out[before].stdin_text = Some(crate::secret::clip(text, STDIN_MAX));
