@@ -4,7 +4,7 @@
 //! `echo`'s arguments, a commit message, a search pattern) are not features: they say nothing
 //! of what the call does.
 
-use super::shell::{Call, FIND_PICKS, base, first_operand};
+use super::shell::{Call, FIND_PICKS, SQL_CLIENTS, base, database_client, first_operand};
 
 /// How many buckets the features are hashed into.
 pub const BUCKETS: usize = 1 << 16;
@@ -789,7 +789,7 @@ fn facts(
         // swaks told to quit before it sends a message's data (`--quit-after RCPT`) only talks
         // to the server.
         || (tool == "swaks"
-            && args.iter().position(|a| a == "--quit-after" || a == "-q").and_then(|i| args.get(i + 1)).is_some_and(
+            && value_after(args, &["--quit-after", "-q"]).is_some_and(
                 |v| {
                     matches!(
                         v.to_ascii_uppercase().as_str(),
@@ -1116,12 +1116,7 @@ fn facts(
         | "ldapcompare"
             if !dry =>
         {
-            let server = args
-                .iter()
-                .position(|a| a == "-H" || a == "-h")
-                .and_then(|i| args.get(i + 1))
-                .map(|s| s.to_ascii_lowercase())
-                .unwrap_or_default();
+            let server = value_after(args, &["-H", "-h"]).map(|s| s.to_ascii_lowercase()).unwrap_or_default();
             let here = server.starts_with("ldapi:") || this_machine(url_host(&server).map_or(&server, |(_, h)| h));
             out.push(match (tool, here) {
                 ("ldapsearch" | "ldapwhoami" | "ldapcompare", _) => "db_read",
@@ -1227,7 +1222,7 @@ fn facts(
                     break;
                 }
             }
-            let url = args.iter().position(|a| a == "-s").and_then(|i| args.get(i + 1));
+            let url = value_after(args, &["-s"]);
             let here = url.and_then(|u| url_host(u)).is_some_and(|(_, h)| this_machine(h));
             let reads = ["list-", "get-", "who-am-i", "version", "help", "console", "session-id"];
             if reads.iter().any(|r| command.starts_with(r)) {
@@ -1277,8 +1272,7 @@ fn facts(
                 matches!(w, "ban" | "stop" | "start" | "param.set" | "vcl.load" | "vcl.use" | "vcl.discard")
             }) =>
         {
-            let there =
-                args.iter().position(|a| a == "-T").and_then(|i| args.get(i + 1)).is_some_and(|h| !this_machine(h));
+            let there = value_after(args, &["-T"]).is_some_and(|h| !this_machine(h));
             out.push(if there { "db_change_remote" } else { "db_change" });
         }
         // A backup or sync tool's remote: rclone's are configured names (`gdrive:photos`,
@@ -1784,26 +1778,6 @@ fn facts(
         out.push("delete_broad");
     }
     // A statement to a database, in a quoted argument: what it does to the data.
-    const DB: [&str; 17] = [
-        "psql",
-        "mysql",
-        "mariadb",
-        "sqlite3",
-        "mongosh",
-        "mongo",
-        "redis-cli",
-        "valkey-cli",
-        "clickhouse-client",
-        "cqlsh",
-        "sqlcmd",
-        "duckdb",
-        "cockroach",
-        "sqlplus",
-        // SAP ASE's clients and Firebird's.
-        "isql",
-        "sqsh",
-        "isql-fb",
-    ];
     // Any other program handed a statement (`snowsql -q 'DROP ...'`, `bq query 'DELETE ...'`,
     // `wrangler d1 execute DB --command '...'`): the statement is what it does.
     // Only a statement option's value or a quoted operand: a message (`git commit -m`) is data.
@@ -1811,7 +1785,7 @@ fn facts(
     // '{"statement": "SELECT ..."}'`, `databricks api post ... --json`, D1's `/query` with
     // `{"sql": ...}`) does what the statement does, on the service's server: rule 5 and settled
     // point 5, not a post.
-    let client = DB.contains(&tool) || DATA_TOOLS.contains(&tool);
+    let client = database_client(tool) || DATA_TOOLS.contains(&tool);
     let in_body: Vec<String> = if client {
         Vec::new()
     } else {
@@ -1844,7 +1818,7 @@ fn facts(
             .map(|(_, a)| a)
             .collect()
     };
-    if DB.contains(&tool) || !statements.is_empty() {
+    if database_client(tool) || !statements.is_empty() {
         // What an SQL client runs: its statements without their comments.
         let text = if !statements.is_empty() {
             statements.iter().map(|a| sql_code(a).to_ascii_lowercase()).collect::<Vec<_>>().join(" ")
@@ -1873,11 +1847,7 @@ fn facts(
         // connection URI's (`postgresql://app@db.example.com/shop`, `mongodb://mongo-a:27017`),
         // or `--remote`.
         let elsewhere = |h: &str| !h.is_empty() && !matches!(h, "localhost" | "127.0.0.1" | "::1" | "[::1]");
-        let remote_db = args
-            .iter()
-            .position(|a| a == "-h" || a == "--host")
-            .and_then(|i| args.get(i + 1))
-            .is_some_and(|h| elsewhere(h))
+        let remote_db = value_after(args, &["-h", "--host"]).is_some_and(|h| elsewhere(h))
             || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
             || args.iter().filter_map(|a| uri_host(a)).any(elsewhere)
             || (!in_body.is_empty() && !args.iter().any(|a| a.contains("localhost") || a.contains("127.0.0.1")))
@@ -2499,23 +2469,6 @@ fn url_host(a: &str) -> Option<(&str, &str)> {
     Some((scheme, authority.rsplit_once('@').map_or(authority, |(_, h)| h)))
 }
 
-/// Database clients whose statements are SQL, with SQL's comments.
-const SQL_CLIENTS: [&str; 13] = [
-    "psql",
-    "mysql",
-    "mariadb",
-    "sqlite3",
-    "clickhouse-client",
-    "cqlsh",
-    "sqlcmd",
-    "duckdb",
-    "cockroach",
-    "sqlplus",
-    "isql",
-    "sqsh",
-    "isql-fb",
-];
-
 /// SQL with its comments taken out: `--` to the end of the line and `/* ... */`, outside string
 /// literals (`SELECT '--'; DROP TABLE t` still drops). What a string literal holds is data
 /// (`SELECT 'TRUNCATE ' || tablename FROM pg_tables` prints statements, it runs none), so it is
@@ -2625,6 +2578,11 @@ fn looks_like_script(a: &str) -> bool {
 }
 
 /// The words of a call that are neither options nor a long option's value (`--acl public-read`).
+/// The value after the first of these options (`-H ldap://...`), if one follows it.
+fn value_after<'a>(args: &'a [String], options: &[&str]) -> Option<&'a String> {
+    args.iter().position(|a| options.contains(&a.as_str())).and_then(|i| args.get(i + 1))
+}
+
 fn operands(args: &[String]) -> impl Iterator<Item = &str> {
     args.iter().enumerate().filter_map(|(i, a)| {
         let value = i.checked_sub(1).is_some_and(|b| takes_value(&args[b]));

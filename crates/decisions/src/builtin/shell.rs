@@ -59,25 +59,32 @@ const STDIN_MAX: usize = 4096;
 
 /// Database clients: what they read from a pipe or a file is statements we cannot see.
 pub fn is_database_client(program: &str) -> bool {
-    matches!(
-        base(program),
-        "psql"
-            | "mysql"
-            | "mariadb"
-            | "sqlite3"
-            | "mongosh"
-            | "mongo"
-            | "redis-cli"
-            | "valkey-cli"
-            | "clickhouse-client"
-            | "cqlsh"
-            | "sqlcmd"
-            | "duckdb"
-            | "sqlplus"
-            | "isql"
-            | "sqsh"
-            | "isql-fb"
-    )
+    // CockroachDB's binary is its server too: only `cockroach sql` is a client, read by its words.
+    let name = base(program);
+    name != "cockroach" && database_client(name)
+}
+
+/// Database clients whose statements are SQL, with SQL's comments.
+pub const SQL_CLIENTS: [&str; 13] = [
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "clickhouse-client",
+    "cqlsh",
+    "sqlcmd",
+    "duckdb",
+    "cockroach",
+    "sqlplus",
+    // SAP ASE's clients and Firebird's.
+    "isql",
+    "sqsh",
+    "isql-fb",
+];
+
+/// Whether a program (by its name) is a database's client: an SQL one, MongoDB's or Redis's.
+pub fn database_client(name: &str) -> bool {
+    SQL_CLIENTS.contains(&name) || matches!(name, "mongosh" | "mongo" | "redis-cli" | "valkey-cli")
 }
 
 /// What a command runs, as far as it can be read.
