@@ -1612,6 +1612,21 @@ fn facts(
             || lists;
         add(&mut out, if reads { "read_verb" } else { "change_verb" });
     }
+    // A playbook run does the same to its inventory's hosts: it puts them in the state its tasks
+    // say (`ansible-playbook -i inventories/prod site.yml --limit web`). Not a check, a listing or
+    // a syntax check, nor a run whose only host is this machine (`-c local`, `-i localhost,`).
+    if tool == "ansible-playbook"
+        && !dry
+        && !short('C')
+        && !has("--help")
+        && !["--list-hosts", "--list-tasks", "--list-tags", "--syntax-check"].iter().any(|o| has(o))
+        && !has("local")
+        && !has("--connection=local")
+        && !value_after(args, &["-i", "--inventory"])
+            .is_some_and(|i| i.trim_matches(['\'', '"']).starts_with("localhost,"))
+    {
+        add(&mut out, "change_verb");
+    }
     // Active Directory's command-line tools say what they do in their names.
     match tool {
         "dsrm" => add(&mut out, "destroy_verb"),
@@ -4607,5 +4622,29 @@ mod tests {
         ));
         assert!(has("rman target / <<< 'list backup summary;'", "db_read"));
         assert!(has("rman target / <<< \"CONFIGURE RETENTION POLICY TO RECOVERY WINDOW OF 3 DAYS;\"", "db_change"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_228_to_283() {
+        let has = has_fact;
+        // A playbook run changes its inventory's hosts; a check, a listing or a local run does not.
+        assert!(has(
+            "ansible-playbook -i inventories/prod/hosts.yml playbooks/wireguard.yml --limit wg_gateways",
+            "change_verb"
+        ));
+        assert!(has(
+            "timeout 900 ansible-playbook -i ansible/inventory/prod.ini ansible/playbooks/squid.yml",
+            "change_verb"
+        ));
+        for kept in [
+            "ansible-playbook -i inventories/prod site.yml --check --diff",
+            "ansible-playbook -i inventories/prod site.yml -C",
+            "ansible-playbook -i inventories/prod site.yml --list-hosts",
+            "ansible-playbook site.yml --syntax-check",
+            "ansible-playbook -i localhost, -c local playbooks/render.yml",
+            "ansible-playbook playbooks/decommission.yml --help",
+        ] {
+            assert!(!has(kept, "change_verb"), "{kept}: {:?}", facts_of(kept));
+        }
     }
 }
