@@ -357,7 +357,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 39] = [
+const SERVED: [&str; 44] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -393,6 +393,13 @@ const SERVED: [&str; 39] = [
     "rmdef",
     "mkdef",
     "rpower",
+    // Servers' management controllers: IPMI's, Dell's iDRAC, HPE's iLO; Juju's models and MAAS's
+    // regions.
+    "ipmitool",
+    "juju",
+    "maas",
+    "racadm",
+    "ilorest",
     "rinstall",
     "wwctl",
     "patronictl",
@@ -662,6 +669,37 @@ fn grpc_method_verb(a: &str) -> Option<&'static str> {
     }
 }
 
+/// The fact a management controller's command gives, by the first of its words that is a verb:
+/// powering the server off, cycling or resetting it is `power` (rule 7); clearing its event log,
+/// its configuration or its disks destroys; setting, updating, flashing or resetting the
+/// controller itself changes; showing, listing or printing reads (`chassis power status`).
+/// xCAT's `rpower NODES reset` resets the nodes, as IPMI's `power reset` does.
+fn controller_fact(words: &[String], power: bool) -> Option<&'static str> {
+    let mut after_power = power;
+    for word in words {
+        let w = word.split([':', '=']).next().unwrap_or(word);
+        let fact = match w {
+            "off" | "cycle" | "soft" | "diag" | "powercycle" | "hardreset" | "powerdown" | "graceshutdown"
+            | "gracereboot" | "reboot" | "boot" => Some("power"),
+            "reset" if after_power => Some("power"),
+            "clear" | "clrsel" | "racresetcfg" | "systemerase" | "factorydefaults" | "resetconfig" | "deletevd"
+            | "delete" => Some("destroy_verb"),
+            "status" | "stat" | "state" | "list" | "elist" | "print" | "info" | "get" | "getsysinfo" | "getsel"
+            | "getconfig" | "getsvctag" | "swinventory" | "hwinventory" | "view" | "summary" | "serverinfo"
+            | "powerstatus" | "types" | "sdr" | "sensor" | "fru" | "help" => Some("read_verb"),
+            "on" | "powerup" | "set" | "config" | "update" | "reset" | "raw" | "bootdev" | "iloreset" | "racreset"
+            | "flashfwpkg" | "firmwareupdate" | "createvd" | "enable" | "disable" | "bootorder" | "uploadcomp"
+            | "deactivate" => Some("change_verb"),
+            _ => None,
+        };
+        if fact.is_some() {
+            return fact;
+        }
+        after_power = power || w == "power";
+    }
+    None
+}
+
 /// Whether a call makes a new migration's file here (`wrangler d1 migrations create prod-db
 /// add_keys`, `supabase migration new`): its words hold `migrations` then `create` or `new`.
 // Kept out of `facts`: written inline there, the same test grew the release binary by 29 KB.
@@ -755,6 +793,8 @@ fn facts(
             "--what-if",
             // PowerShell's (`Remove-MgUser ... -WhatIf`).
             "-whatif",
+            // The Octopus CLI's (`octo delete-releases ... --whatIf`).
+            "--whatif",
             "--check",
             "--noop",
             "--simulate",
@@ -901,12 +941,17 @@ fn facts(
         || has("-help")
         // The AWS CLI's skeleton of a request's input, printed without sending it.
         || has("--generate-cli-skeleton")
+        // OCI's: the request's JSON template, printed instead of sent.
+        || has("--generate-full-command-json-input")
+        || has("--generate-param-json-input")
         // Vault's request printed as a `curl` command, or as the policy it would need, instead of
         // being made (`vault delete -output-policy secret/data/x`).
         || (tool == "vault"
             && (has("-output-curl-string") || has("--output-curl-string") || has("-output-policy") || has("--output-policy")))
         || args.last().is_some_and(|a| a == "-h")
         || sub == "help"
+        // Db2's command line processor's help (`db2 "? drop database"`).
+        || (tool == "db2" && args.first().is_some_and(|a| a.trim_start().starts_with('?')))
         || tool == "man"
         || (has("--version") && args.len() == 1)
         || has("-V") && args.len() == 1
@@ -1263,6 +1308,56 @@ fn facts(
             "send"
         }),
         "telnet" => out.push("download"),
+        // A server's management controller (IPMI's `ipmitool -H BMC`, Dell's `racadm -r IDRAC`,
+        // HPE's `ilorest --url ILO`, xCAT's `rpower`), by the verb among its operands.
+        "ipmitool" | "racadm" | "ilorest" | "rpower" => {
+            // Its options' values (a host, a user) are no verbs, whichever options take one.
+            let words: Vec<String> =
+                args.iter().filter(|a| !a.starts_with('-')).map(|a| a.to_ascii_lowercase()).collect();
+            if let Some(fact) = controller_fact(&words, tool == "rpower") {
+                out.push(fact);
+            }
+        }
+        // Juju's `ssh`/`exec` carry a command, judged as run on the units' machines: the call itself
+        // only connects. `config APP KEY=VALUE` sets, `config APP` prints; `refresh` upgrades a
+        // charm in the model.
+        "juju" if matches!(sub, "ssh" | "exec") || (sub == "run" && args.iter().any(|a| a.starts_with("--unit"))) => {
+            out.push("read")
+        }
+        "juju" if sub == "config" => {
+            out.push(if operands(args).skip(2).any(|a| a.contains('=')) { "change_verb" } else { "read_verb" })
+        }
+        "juju" if sub == "refresh" => out.push("change_verb"),
+        // MAAS's `maas PROFILE NOUN VERB`: `read` reads; a verb that deletes destroys; any other
+        // (`create`, `update`, `mark-broken`, `set-config`, `import`) changes the region's state.
+        "maas" if !matches!(sub, "login" | "logout" | "list" | "refresh" | "init" | "config" | "apikey") => {
+            let ops: Vec<&str> = operands(args).collect();
+            if let Some(verb) = ops.get(2) {
+                let verb = verb.to_ascii_lowercase();
+                let reads = ["read", "details", "query", "power-parameters", "query-power-state"];
+                out.push(if reads.contains(&verb.as_str()) || verb.starts_with("get") || verb.starts_with("list") {
+                    "read_verb"
+                } else if verb.contains("delete") || verb.contains("erase") {
+                    "destroy_verb"
+                } else {
+                    "change_verb"
+                });
+            }
+        }
+        // Informix's server utilities: `onmode -k` takes the server offline, `oninit -i` and
+        // `onspaces -d` destroy its disk space, `onbar -r` and `ontape -r` restore it; the rest
+        // of `onmode`'s and `onspaces`' options change it.
+        "onmode" | "oninit" | "onspaces" | "onbar" | "ontape" => {
+            let flags: String = args.iter().filter_map(|a| a.strip_prefix('-')).collect();
+            let fact = match tool {
+                "onmode" if flags.starts_with('k') => Some("db_destroy"),
+                "oninit" | "onspaces" if flags.contains(if tool == "oninit" { 'i' } else { 'd' }) => Some("db_destroy"),
+                "onbar" | "ontape" if flags.starts_with('r') => Some("db_restore"),
+                "onmode" | "onspaces" if !flags.is_empty() => Some("db_change"),
+                _ => None,
+            };
+            out.extend(fact);
+        }
         // `iisreset /status` only reports.
         "iisreset" if args.iter().any(|a| a.eq_ignore_ascii_case("/status")) => out.push("read"),
         // Varnish's CLI changes the cache with a ban, a VCL loaded or used, a parameter set or the
@@ -1510,7 +1605,11 @@ fn facts(
             if groups { "" } else { sub2.rsplit(':').next().and_then(|w| w.split('-').next()).unwrap_or("") };
         // Phoenix's `mix assets.deploy` builds the digested assets a release serves, here; decK's
         // `deck file merge|render|patch|...` makes a state file here from others (`-o kong.yaml`).
-        let builds_assets = (tool == "mix" && sub == "assets.deploy") || (tool == "deck" && sub == "file");
+        // Elixir's `mix release` and shadow-cljs's `release BUILD` compile a release here; they
+        // publish nothing.
+        let builds_assets = (tool == "mix" && matches!(sub, "assets.deploy" | "release"))
+            || (tool == "deck" && sub == "file")
+            || (tool == "shadow-cljs" && sub == "release");
         // A second word that displays or prints what the first names (`puppet config print`,
         // `r10k deploy display`), or names the record a verb leaves (`divio app deploy-log`,
         // `deploy-status`, `build-history`), unless that verb destroys it (`delete-logs`).
@@ -1873,7 +1972,14 @@ fn facts(
         // functions of those names (`replace(email, ...)`, MySQL's `truncate(price, 2)`); a
         // method is a call (`db.users.drop()`).
         let words = statement_words(&text);
-        let destroys = words.iter().any(|(w, function)| DB_DESTROYS.contains(w) && !function);
+        // Db2's own commands: `UPDATE DB CFG` sets a configuration parameter, not rows, and `OF
+        // DEL` names a file format (`EXPORT TO f.del OF DEL SELECT ...`).
+        let db2 = tool == "db2";
+        let db2_config =
+            db2 && words.windows(2).any(|w| w[0].0 == "update" && matches!(w[1].0, "db" | "dbm" | "database"));
+        let destroys = words.iter().any(|(w, function)| {
+            DB_DESTROYS.contains(w) && !function && !(db2 && (*w == "del" || (*w == "update" && db2_config)))
+        });
         // A function whose name says it drops, purges, closes or ends something changes the
         // server when a `SELECT` calls it (Vertica's `DROP_PARTITIONS(...)`, `PURGE_TABLE`,
         // `CLOSE_ALL_SESSIONS`); a verb alone is SQL's own function (`truncate(price, 2)`).
@@ -1925,7 +2031,8 @@ fn facts(
                 .and_then(|i| args.get(i + 2))
                 .is_some_and(|node| elsewhere(node.rsplit_once(':').map_or(node, |(h, _)| h)));
         let remote_db = remote_db || cluster_node_elsewhere;
-        let changes = !redis_reads && (redis_write || cluster_changes || admin_function || changes_database(&words));
+        let changes = !redis_reads
+            && (redis_write || cluster_changes || admin_function || db2_config || changes_database(&words));
         let destroys = destroys && !redis_reads;
         let reads = redis_reads
             || cluster.as_deref().is_some_and(|v| matches!(v, "check" | "info"))
@@ -2200,7 +2307,11 @@ const DB_DESTROYS: [&str; 27] = [
 const DB_READS: [&str; 8] = ["select", "show", "describe", "explain", "keys", "get", "count", "countdocuments"];
 
 /// What a statement to a database changes it with, short of destroying rows, as whole words.
-const DB_CHANGES: [&str; 63] = [
+const DB_CHANGES: [&str; 66] = [
+    // Db2's commands: a database rolled forward, taken over from its HADR primary or quiesced.
+    "rollforward",
+    "takeover",
+    "quiesce",
     "create",
     "grant",
     "revoke",
@@ -4645,6 +4756,70 @@ mod tests {
             "ansible-playbook playbooks/decommission.yml --help",
         ] {
             assert!(!has(kept, "change_verb"), "{kept}: {:?}", facts_of(kept));
+        }
+    }
+
+    #[test]
+    fn readings_found_in_fresh_284_to_291() {
+        let has = has_fact;
+        // A server's management controller: power, clearing, setting and reading by the verb.
+        let ipmi = "ipmitool -I lanplus -H 10.40.8.112 -U oob -E";
+        assert!(has(&format!("{ipmi} chassis power off"), "power"));
+        assert!(has(&format!("{ipmi} power reset"), "power"));
+        assert!(has(&format!("{ipmi} chassis power status"), "read_verb"));
+        assert!(has(&format!("{ipmi} sel clear"), "destroy_verb"));
+        assert!(has(&format!("{ipmi} user set password 3 x"), "change_verb"));
+        assert!(
+            has(&format!("{ipmi} mc reset cold"), "change_verb") && !has(&format!("{ipmi} mc reset cold"), "power")
+        );
+        assert!(has(&format!("{ipmi} sdr list full"), "read_verb"));
+        let idrac = "racadm -r idrac-r740-a12.oob.example.net -u svc -p \"$P\"";
+        assert!(has(&format!("{idrac} serveraction powercycle"), "power"));
+        assert!(has(&format!("{idrac} serveraction powerstatus"), "read_verb"));
+        assert!(has(&format!("{idrac} storage resetconfig:RAID.Integrated.1-1"), "destroy_verb"));
+        assert!(has(&format!("{idrac} racresetcfg -all"), "destroy_verb"));
+        assert!(has("ilorest --nologo factorydefaults --url ilo-01.oob.example.net -u svc -p x", "destroy_verb"));
+        assert!(has("ilorest --nologo get PowerRegulator --selector=Bios.", "read_verb"));
+        assert!(has("rpower compute01 reset", "power") && has("rpower compute[01-16] stat", "read_verb"));
+        // Db2's command line processor runs the statement it is given (its `UPDATE DB CFG` sets a
+        // parameter, its `OF DEL` is a file format, its `?` is help);
+        // Informix's utilities take the server down, destroy or restore its spaces.
+        assert!(has("db2 \"drop tablespace TS_CLAIMS_2019\"", "db_destroy"));
+        assert!(has("db2 list tablespaces show detail", "db_read"));
+        assert!(has("db2 takeover hadr on db CLAIMDW by force", "db_change"));
+        let config = "db2 update db cfg for CLAIMDW using LOGARCHMETH1 OFF";
+        assert!(has(config, "db_change") && !has(config, "db_destroy"), "{:?}", facts_of(config));
+        assert!(!has("db2 \"export to exports/codes.del of del select * from claims.codes\"", "db_destroy"));
+        assert!(has("db2 \"? drop database\"", "help"));
+        assert!(has("maas admin machine power-parameters 7xq3ka", "read_verb"));
+        assert!(has("onmode -ky", "db_destroy") && has("onspaces -d datadbs3 -y", "db_destroy"));
+        assert!(
+            has("onmode -wf LOG_INDEX_BUILDS=1", "db_change")
+                && has("onbar -r -t \"2024-06-10 23:00:00\"", "db_restore")
+        );
+        assert!(!has("onstat -g ses", "db_destroy"));
+        // Juju carries a command to the units' machines; its config and MAAS's verbs read or change.
+        let carried =
+            "juju ssh -m ceph-prod ceph-mon/0 'sudo ceph osd pool delete images images --yes-i-really-really-mean-it'";
+        assert!(has(carried, "remote_change"), "{:?}", facts_of(carried));
+        assert!(!has("juju ssh -m ceph-prod ceph-mon/0 'sudo ceph status'", "remote_change"));
+        assert!(has(
+            "juju exec -m os-prod --application nova-compute -- sudo apt-get -y dist-upgrade",
+            "remote_change"
+        ));
+        assert!(has("juju config ceph-osd osd-devices=/dev/sdb -m ceph-prod", "change_verb"));
+        assert!(has("juju config ceph-osd -m ceph-prod", "read_verb"));
+        assert!(
+            has("maas admin machines read", "read_verb") && has("maas admin machine mark-broken k8fw3p", "change_verb")
+        );
+        // A template printed, a preview, a release built here.
+        assert!(has("oci os bucket delete --bucket-name tmp-1 --generate-full-command-json-input", "help"));
+        assert!(has(
+            "octo delete-releases --project \"Billing\" --maxVersion 2.9.999 --whatIf --server https://d.example.io",
+            "dry_run"
+        ));
+        for built in ["env MIX_ENV=prod mix release --overwrite", "npx shadow-cljs release app"] {
+            assert!(!has(built, "publish_verb"), "{built}: {:?}", facts_of(built));
         }
     }
 }

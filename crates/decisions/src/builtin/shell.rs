@@ -65,7 +65,7 @@ pub fn is_database_client(program: &str) -> bool {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
-pub const SQL_CLIENTS: [&str; 13] = [
+pub const SQL_CLIENTS: [&str; 14] = [
     "psql",
     "mysql",
     "mariadb",
@@ -80,6 +80,8 @@ pub const SQL_CLIENTS: [&str; 13] = [
     "isql",
     "sqsh",
     "isql-fb",
+    // Db2's command line processor (`db2 "DROP TABLESPACE ..."`).
+    "db2",
 ];
 
 /// Whether a program (by its name) is a database's client: an SQL one, MongoDB's or Redis's.
@@ -1617,6 +1619,15 @@ fn kubectl_subcommand(args: &[(String, bool)]) -> usize {
 
 /// Where a program's own options end, from `at` on: each in `valued` takes the next word as its
 /// value (`adb -s SERIAL shell`, `kubectl -n cache exec`, `heroku run -a app CMD`).
+/// Whether a `juju run` names the units, applications or machines it runs a command on (Juju 2's
+/// form); Juju 3's `run UNIT ACTION` runs a charm's action, which is not shown.
+fn has_target(args: &[(String, bool)]) -> bool {
+    args.iter().any(|(a, _)| {
+        let name = a.split('=').next().unwrap_or(a);
+        matches!(name, "--unit" | "-u" | "--application" | "--app" | "-a" | "--machine" | "--all")
+    })
+}
+
 fn past_options(args: &[(String, bool)], mut at: usize, valued: &[&str]) -> usize {
     while let Some((a, _)) = args.get(at).filter(|(a, _)| a.starts_with('-')) {
         at += if valued.contains(&a.as_str()) { 2 } else { 1 };
@@ -2236,6 +2247,26 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
                 _ => &["-e", "--environment", "-p", "--project", "-A", "--app", "-I", "--instance", "--worker"],
             };
             let i = past_options(args, 1, valued);
+            command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
+        }
+        // Juju's `ssh [-m MODEL] UNIT CMD` and `exec [-m MODEL] --application APP -- CMD` (`run
+        // --unit UNIT CMD` before Juju 3): CMD on the units' machines.
+        "juju" if matches!(sub, Some("ssh" | "exec")) || (sub == Some("run") && has_target(args)) => {
+            let valued: &[&str] = &[
+                "-m",
+                "--model",
+                "-u",
+                "--unit",
+                "-a",
+                "--app",
+                "--application",
+                "--machine",
+                "--timeout",
+                "--format",
+                "-o",
+                "--output",
+            ];
+            let i = past_options(args, 1, valued) + usize::from(sub == Some("ssh"));
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
         "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
