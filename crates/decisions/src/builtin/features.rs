@@ -207,7 +207,17 @@ pub fn of(call: &Call) -> Vec<String> {
     // Made by a client whose every change is made on a server or a service: a cluster's scheduler
     // (`scontrol`, `sacctmgr`), a hosting platform (`fly`), a Workspace tenant (`gam`). Not what
     // it publishes (a scheduler's `release` lets a held job run), nor what only reads.
+    // Cobbler's own records (`system`, `profile`, `distro`, ...) are what it serves; importing a
+    // distribution or updating its signatures changes this machine, as kolla-ansible's
+    // `install-deps` does.
+    let first = subs.first().map_or("", String::as_str);
+    let records = match tool.as_str() {
+        "cobbler" => matches!(first, "system" | "profile" | "distro" | "repo" | "image" | "menu"),
+        "kolla-ansible" => first != "install-deps",
+        _ => true,
+    };
     if SERVED.contains(&tool.as_str())
+        && records
         && facts.iter().any(|x| *x != "publish_verb" && acts(x))
         && !facts.iter().any(reads)
     {
@@ -357,7 +367,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 44] = [
+const SERVED: [&str; 49] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -394,7 +404,13 @@ const SERVED: [&str; 44] = [
     "mkdef",
     "rpower",
     // Servers' management controllers: IPMI's, Dell's iDRAC, HPE's iLO; Juju's models and MAAS's
-    // regions.
+    // regions; Mattermost's, Cobbler's, Kudu's and Greenbone's servers, and kolla-ansible's
+    // OpenStack hosts.
+    "mmctl",
+    "cobbler",
+    "kudu",
+    "gvm-cli",
+    "kolla-ansible",
     "ipmitool",
     "juju",
     "maas",
@@ -461,7 +477,7 @@ const PUBLISH: [&str; 18] = [
     "distribute",
 ];
 /// Verbs that destroy (rule 7).
-const DESTROY: [&str; 36] = [
+const DESTROY: [&str; 37] = [
     "yank",
     "unpublish",
     "deprecate",
@@ -498,6 +514,8 @@ const DESTROY: [&str; 36] = [
     "nuke",
     "obliterate",
     "expire",
+    // Pure Storage's `purevol eradicate`: a destroyed volume removed for good.
+    "eradicate",
 ];
 /// Verbs that change.
 const CHANGE: [&str; 47] = [
@@ -1344,6 +1362,46 @@ fn facts(
                 });
             }
         }
+        // Kudu's `kudu NOUN VERB MASTERS ...`: a verb that lists, describes, scans or checks reads,
+        // one that deletes or drops destroys, any other (`rename_table`, `rebalance`,
+        // `unsafe_replace_tablet`, `quiesce`) changes the cluster the masters run.
+        "kudu" if !sub2.is_empty() => {
+            let reads = ["list", "get", "describe", "scan", "ksck", "dump", "locate", "status", "check", "statistics"];
+            out.push(if reads.iter().any(|r| sub2.starts_with(r)) || has("--report_only") {
+                "read_verb"
+            } else if sub2.contains("delete") || sub2.contains("drop") {
+                "destroy_verb"
+            } else {
+                "change_verb"
+            });
+        }
+        // kolla-ansible's action on its inventory's OpenStack hosts: `prechecks` and `check` read,
+        // `destroy` and `prune-images` destroy, the rest (`deploy`, `reconfigure`, `upgrade`,
+        // `stop`) change them.
+        // `install-deps` installs its Ansible collections here.
+        "kolla-ansible" if !sub.is_empty() && sub != "install-deps" => out.push(match sub {
+            "prechecks" | "check" => "read_verb",
+            "destroy" | "prune-images" => "destroy_verb",
+            _ => "change_verb",
+        }),
+        // Greenbone's `gvm-cli ... --xml "<delete_report .../>"`: the request's element names what
+        // it does (`get_*` reads, `delete_*` and `empty_trashcan` destroy, the rest change).
+        "gvm-cli" => {
+            let xml = value_after(args, &["--xml", "-X"])
+                .map(|x| x.trim_start().trim_start_matches('<').to_ascii_lowercase());
+            if let Some(element) =
+                xml.as_deref().and_then(|x| x.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next())
+            {
+                let verb = element.split('_').next().unwrap_or("");
+                out.push(if matches!(verb, "get" | "describe" | "help") {
+                    "read_verb"
+                } else if matches!(verb, "delete" | "empty") {
+                    "destroy_verb"
+                } else {
+                    "change_verb"
+                });
+            }
+        }
         // Informix's server utilities: `onmode -k` takes the server offline, `oninit -i` and
         // `onspaces -d` destroy its disk space, `onbar -r` and `ontape -r` restore it; the rest
         // of `onmode`'s and `onspaces`' options change it.
@@ -1965,6 +2023,9 @@ fn facts(
             || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
             || args.iter().filter_map(|a| uri_host(a)).any(elsewhere)
             || (!in_body.is_empty() && !args.iter().any(|a| a.contains("localhost") || a.contains("127.0.0.1")))
+            // Impala's shell names its daemon with `-i HOST:PORT`.
+            || (tool == "impala-shell"
+                && value_after(args, &["-i", "--impalad"]).is_some_and(|h| elsewhere(h.rsplit_once(':').map_or(h.as_str(), |(h, _)| h))))
             // A cloud warehouse's own client: its server is the service's (`snowsql -c prod`,
             // `snow sql`, `bq query`).
             || matches!(tool, "snowsql" | "snow" | "bq");
@@ -2307,9 +2368,11 @@ const DB_DESTROYS: [&str; 27] = [
 const DB_READS: [&str; 8] = ["select", "show", "describe", "explain", "keys", "get", "count", "countdocuments"];
 
 /// What a statement to a database changes it with, short of destroying rows, as whole words.
-const DB_CHANGES: [&str; 66] = [
+const DB_CHANGES: [&str; 67] = [
     // Db2's commands: a database rolled forward, taken over from its HADR primary or quiesced.
     "rollforward",
+    // Impala's `INVALIDATE METADATA`: the catalog's cached metadata dropped and reloaded.
+    "invalidate",
     "takeover",
     "quiesce",
     "create",
@@ -4812,6 +4875,27 @@ mod tests {
         assert!(
             has("maas admin machines read", "read_verb") && has("maas admin machine mark-broken k8fw3p", "change_verb")
         );
+        // Pure's eradicate, Mattermost's, Cobbler's, Kudu's, kolla-ansible's and Greenbone's servers,
+        // Impala's shell on another machine.
+        assert!(has("ssh pureuser@fa-x70-01.example.local purevol eradicate tst-data03", "remote_change"));
+        assert!(has("mmctl user deactivate lee@example.io", "served_change"));
+        assert!(
+            has("cobbler system remove --name=cn0017", "served_change") && !has("cobbler system list", "served_change")
+        );
+        let kudu = "kudu table rename_table km-01.example.net:7051 impala::dw.a impala::dw.b";
+        assert!(has(kudu, "served_change"), "{:?}", facts_of(kudu));
+        assert!(has("kudu cluster ksck km-01.example.net:7051", "read_verb"));
+        assert!(has("kudu cluster rebalance km-01.example.net:7051 --report_only", "read_verb"));
+        assert!(!has("sudo cobbler import --name=rocky9.4 --path=/mnt/rocky94", "served_change"));
+        assert!(!has("kolla-ansible install-deps", "served_change"));
+        assert!(has("kolla-ansible -i inventories/multinode upgrade --limit cmp-14", "served_change"));
+        assert!(has("kolla-ansible -i inventories/multinode prechecks", "read_verb"));
+        let gvm =
+            "gvm-cli --gmp-username svc tls --hostname gvm01.example.net --xml \"<delete_report report_id='7e1d'/>\"";
+        assert!(has(gvm, "destroy_verb"), "{:?}", facts_of(gvm));
+        assert!(has("gvm-cli socket --xml \"<get_tasks/>\"", "read_verb"));
+        assert!(has("impala-shell -i impala-lb.example.net:21050 -q \"INVALIDATE METADATA\"", "db_change_remote"));
+        assert!(has("impala-shell -i impala-lb.example.net:21050 -q \"select count(*) from t\"", "db_read"));
         // A template printed, a preview, a release built here.
         assert!(has("oci os bucket delete --bucket-name tmp-1 --generate-full-command-json-input", "help"));
         assert!(has(

@@ -65,7 +65,7 @@ pub fn is_database_client(program: &str) -> bool {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
-pub const SQL_CLIENTS: [&str; 14] = [
+pub const SQL_CLIENTS: [&str; 15] = [
     "psql",
     "mysql",
     "mariadb",
@@ -82,6 +82,8 @@ pub const SQL_CLIENTS: [&str; 14] = [
     "isql-fb",
     // Db2's command line processor (`db2 "DROP TABLESPACE ..."`).
     "db2",
+    // Impala's shell (`impala-shell -i HOST:PORT -q "..."`).
+    "impala-shell",
 ];
 
 /// Whether a program (by its name) is a database's client: an SQL one, MongoDB's or Redis's.
