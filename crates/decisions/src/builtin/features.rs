@@ -4,7 +4,7 @@
 //! `echo`'s arguments, a commit message, a search pattern) are not features: they say nothing
 //! of what the call does.
 
-use super::shell::{Call, FIND_PICKS, SQL_CLIENTS, base, database_client, first_operand};
+use super::shell::{Call, FIND_PICKS, SQL_CLIENTS, base, database_client, first_operand, juju_run_targets};
 
 /// How many buckets the features are hashed into.
 pub const BUCKETS: usize = 1 << 16;
@@ -687,6 +687,18 @@ fn grpc_method_verb(a: &str) -> Option<&'static str> {
     }
 }
 
+/// The fact of a client's verb once its reading and destroying words are known: any other verb
+/// changes what the client serves (MAAS's, Kudu's, kolla-ansible's, Greenbone's).
+fn verb_fact(reads: bool, destroys: bool) -> &'static str {
+    if reads {
+        "read_verb"
+    } else if destroys {
+        "destroy_verb"
+    } else {
+        "change_verb"
+    }
+}
+
 /// The fact a management controller's command gives, by the first of its words that is a verb:
 /// powering the server off, cycling or resetting it is `power` (rule 7); clearing its event log,
 /// its configuration or its disks destroys; setting, updating, flashing or resetting the
@@ -1339,7 +1351,9 @@ fn facts(
         // Juju's `ssh`/`exec` carry a command, judged as run on the units' machines: the call itself
         // only connects. `config APP KEY=VALUE` sets, `config APP` prints; `refresh` upgrades a
         // charm in the model.
-        "juju" if matches!(sub, "ssh" | "exec") || (sub == "run" && args.iter().any(|a| a.starts_with("--unit"))) => {
+        "juju"
+            if matches!(sub, "ssh" | "exec") || (sub == "run" && juju_run_targets(args.iter().map(String::as_str))) =>
+        {
             out.push("read")
         }
         "juju" if sub == "config" => {
@@ -1353,13 +1367,10 @@ fn facts(
             if let Some(verb) = ops.get(2) {
                 let verb = verb.to_ascii_lowercase();
                 let reads = ["read", "details", "query", "power-parameters", "query-power-state"];
-                out.push(if reads.contains(&verb.as_str()) || verb.starts_with("get") || verb.starts_with("list") {
-                    "read_verb"
-                } else if verb.contains("delete") || verb.contains("erase") {
-                    "destroy_verb"
-                } else {
-                    "change_verb"
-                });
+                out.push(verb_fact(
+                    reads.contains(&verb.as_str()) || verb.starts_with("get") || verb.starts_with("list"),
+                    verb.contains("delete") || verb.contains("erase"),
+                ));
             }
         }
         // Kudu's `kudu NOUN VERB MASTERS ...`: a verb that lists, describes, scans or checks reads,
@@ -1367,23 +1378,17 @@ fn facts(
         // `unsafe_replace_tablet`, `quiesce`) changes the cluster the masters run.
         "kudu" if !sub2.is_empty() => {
             let reads = ["list", "get", "describe", "scan", "ksck", "dump", "locate", "status", "check", "statistics"];
-            out.push(if reads.iter().any(|r| sub2.starts_with(r)) || has("--report_only") {
-                "read_verb"
-            } else if sub2.contains("delete") || sub2.contains("drop") {
-                "destroy_verb"
-            } else {
-                "change_verb"
-            });
+            out.push(verb_fact(
+                reads.iter().any(|r| sub2.starts_with(r)) || has("--report_only"),
+                sub2.contains("delete") || sub2.contains("drop"),
+            ));
         }
         // kolla-ansible's action on its inventory's OpenStack hosts: `prechecks` and `check` read,
         // `destroy` and `prune-images` destroy, the rest (`deploy`, `reconfigure`, `upgrade`,
-        // `stop`) change them.
-        // `install-deps` installs its Ansible collections here.
-        "kolla-ansible" if !sub.is_empty() && sub != "install-deps" => out.push(match sub {
-            "prechecks" | "check" => "read_verb",
-            "destroy" | "prune-images" => "destroy_verb",
-            _ => "change_verb",
-        }),
+        // `stop`) change them; `install-deps` installs its Ansible collections here.
+        "kolla-ansible" if !sub.is_empty() && sub != "install-deps" => {
+            out.push(verb_fact(matches!(sub, "prechecks" | "check"), matches!(sub, "destroy" | "prune-images")))
+        }
         // Greenbone's `gvm-cli ... --xml "<delete_report .../>"`: the request's element names what
         // it does (`get_*` reads, `delete_*` and `empty_trashcan` destroy, the rest change).
         "gvm-cli" => {
@@ -1393,13 +1398,7 @@ fn facts(
                 xml.as_deref().and_then(|x| x.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next())
             {
                 let verb = element.split('_').next().unwrap_or("");
-                out.push(if matches!(verb, "get" | "describe" | "help") {
-                    "read_verb"
-                } else if matches!(verb, "delete" | "empty") {
-                    "destroy_verb"
-                } else {
-                    "change_verb"
-                });
+                out.push(verb_fact(matches!(verb, "get" | "describe" | "help"), matches!(verb, "delete" | "empty")));
             }
         }
         // Informix's server utilities: `onmode -k` takes the server offline, `oninit -i` and
@@ -4870,6 +4869,10 @@ mod tests {
             "juju exec -m os-prod --application nova-compute -- sudo apt-get -y dist-upgrade",
             "remote_change"
         ));
+        // Juju 2's `run` with a target carries its command, whichever target option names it.
+        assert!(has("juju run --application nova-compute 'sudo systemctl restart nova-compute'", "remote_change"));
+        assert!(has("juju run -m ceph-prod --unit ceph-mon/0 'ceph status'", "read"));
+        assert!(has("juju run --application nova-compute 'ceph status'", "read"));
         assert!(has("juju config ceph-osd osd-devices=/dev/sdb -m ceph-prod", "change_verb"));
         assert!(has("juju config ceph-osd -m ceph-prod", "read_verb"));
         assert!(

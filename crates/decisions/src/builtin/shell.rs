@@ -1623,8 +1623,8 @@ fn kubectl_subcommand(args: &[(String, bool)]) -> usize {
 /// value (`adb -s SERIAL shell`, `kubectl -n cache exec`, `heroku run -a app CMD`).
 /// Whether a `juju run` names the units, applications or machines it runs a command on (Juju 2's
 /// form); Juju 3's `run UNIT ACTION` runs a charm's action, which is not shown.
-fn has_target(args: &[(String, bool)]) -> bool {
-    args.iter().any(|(a, _)| {
+pub fn juju_run_targets<'a>(args: impl IntoIterator<Item = &'a str>) -> bool {
+    args.into_iter().any(|a| {
         let name = a.split('=').next().unwrap_or(a);
         matches!(name, "--unit" | "-u" | "--application" | "--app" | "-a" | "--machine" | "--all")
     })
@@ -2253,7 +2253,10 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         }
         // Juju's `ssh [-m MODEL] UNIT CMD` and `exec [-m MODEL] --application APP -- CMD` (`run
         // --unit UNIT CMD` before Juju 3): CMD on the units' machines.
-        "juju" if matches!(sub, Some("ssh" | "exec")) || (sub == Some("run") && has_target(args)) => {
+        "juju"
+            if matches!(sub, Some("ssh" | "exec"))
+                || (sub == Some("run") && juju_run_targets(args.iter().map(|(a, _)| a.as_str()))) =>
+        {
             let valued: &[&str] = &[
                 "-m",
                 "--model",
