@@ -571,7 +571,7 @@ const CHANGE: [&str; 47] = [
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`, a vector store's
 /// `.../points/count` and `.../points/scroll`, Elasticsearch's `_cluster/allocation/explain`).
 fn queries(url: &str) -> bool {
-    const QUERIES: [&str; 13] = [
+    const QUERIES: [&str; 14] = [
         "_search",
         "_msearch",
         "_count",
@@ -585,6 +585,8 @@ fn queries(url: &str) -> bool {
         "count",
         "scroll",
         "explain",
+        // An RPC-style listing (Nutanix's `POST .../api/nutanix/v3/vms/list`).
+        "list",
     ];
     // Or a Schema Registry's compatibility test of a schema (`.../compatibility/subjects/S/versions/latest`),
     // which registers nothing.
@@ -848,6 +850,8 @@ fn facts(
         // `--plan` prints the tasks a deploy would run.
         || (tool == "alembic" && has("--sql"))
         || (tool == "dep" && has("--plan"))
+        // Nomad's `job run -output` prints the job's JSON instead of submitting it.
+        || (tool == "nomad" && matches!(sub, "job" | "run") && has("-output"))
         // A build's property that asks for one (`mvn release:prepare -DdryRun=true`, Gradle's
         // `-PdryRun`).
         || args.iter().any(|a| {
@@ -1655,7 +1659,15 @@ fn facts(
             // `deploy` is the kind of resource it shows).
             || (tool == "linkerd"
                 && sub == "viz"
-                && matches!(sub2, "stat" | "top" | "tap" | "edges" | "routes" | "check" | "list" | "dashboard" | "authz"));
+                && matches!(sub2, "stat" | "top" | "tap" | "edges" | "routes" | "check" | "list" | "dashboard" | "authz"))
+            // A second word that checks what the first would do (`nova-status upgrade check`).
+            || (matches!(sub2, "check" | "precheck" | "pre-check") && verb_kind(sub).is_some_and(|kind| kind != "read"))
+            // libvirt's reports on a domain, a network, a pool or a volume (`virsh dumpxml
+            // instance-0001`, `dominfo`, `net-dumpxml`, `domblklist`, `nodeinfo`).
+            || (tool == "virsh"
+                && (sub.ends_with("dumpxml")
+                    || sub.ends_with("info")
+                    || matches!(sub, "domstate" | "domstats" | "domblklist" | "domiflist" | "capabilities")));
         // The second word's verb leads it (`describe-instances`; `delete-log-group` deletes, its
         // `log` is a noun), or follows its colon (`pg:info`, `releases:rollback`).
         let sub2_verb =
@@ -1666,7 +1678,10 @@ fn facts(
         // publish nothing.
         let builds_assets = (tool == "mix" && matches!(sub, "assets.deploy" | "release"))
             || (tool == "deck" && sub == "file")
-            || (tool == "shadow-cljs" && sub == "release");
+            || (tool == "shadow-cljs" && sub == "release")
+            // Consul's `tls ca create` and `tls cert create` write a CA's or a certificate's files
+            // here; they change no agent.
+            || (tool == "consul" && sub == "tls");
         // A second word that displays or prints what the first names (`puppet config print`,
         // `r10k deploy display`), or names the record a verb leaves (`divio app deploy-log`,
         // `deploy-status`, `build-history`), unless that verb destroys it (`delete-logs`).
@@ -4908,5 +4923,27 @@ mod tests {
         for built in ["env MIX_ENV=prod mix release --overwrite", "npx shadow-cljs release app"] {
             assert!(!has(built, "publish_verb"), "{built}: {:?}", facts_of(built));
         }
+    }
+
+    #[test]
+    fn readings_found_in_fresh_292_to_311() {
+        let has = has_fact;
+        for read in [
+            "nova-status upgrade check",
+            "virsh dumpxml instance-00004a1f",
+            "virsh dominfo instance-00004a1f",
+            "virsh net-dumpxml provider",
+            "curl -sk -u \"ro:$P\" -X POST https://pc01:9440/api/nutanix/v3/vms/list -d '{\"kind\":\"vm\"}'",
+        ] {
+            assert!(has(read, "read_verb") || has(read, "read"), "{read}: {:?}", facts_of(read));
+            assert!(!has(read, "change_verb") && !has(read, "send"), "{read}: {:?}", facts_of(read));
+        }
+        assert!(has("nomad job run -output jobs/writer.nomad.hcl", "dry_run"));
+        assert!(!has("nomad job run jobs/writer.nomad.hcl", "dry_run"));
+        assert!(!has("consul tls cert create -server -dc use1", "change_verb"));
+        for change in ["virsh destroy instance-00004a1f", "nova-manage db archive_deleted_rows --purge"] {
+            assert!(!has(change, "read_verb"), "{change}: {:?}", facts_of(change));
+        }
+        assert!(has("curl -X POST https://pc01:9440/api/nutanix/v3/vms -d @vm.json", "send"));
     }
 }
