@@ -367,7 +367,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 49] = [
+const SERVED: [&str; 55] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -424,6 +424,14 @@ const SERVED: [&str; 49] = [
     "mmchconfig",
     "mmdelfileset",
     "mmdelsnapshot",
+    // Satellite's `hammer`; Oracle Grid Infrastructure's cluster and ASM clients, its cluster
+    // registry and Data Guard's broker.
+    "hammer",
+    "srvctl",
+    "crsctl",
+    "asmcmd",
+    "ocrconfig",
+    "dgmgrl",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -1364,6 +1372,62 @@ fn facts(
             out.push(if operands(args).skip(2).any(|a| a.contains('=')) { "change_verb" } else { "read_verb" })
         }
         "juju" if sub == "refresh" => out.push("change_verb"),
+        // Satellite's `hammer RESOURCE [SUBRESOURCE] ACTION`, by its last word: `list`, `info` and a
+        // job's `output` read; a delete, a remove or a purge destroys; a publish, a promotion, a
+        // synchronisation, an export or import, a refresh, a create or an update (`content-export`,
+        // `refresh-manifest`) changes what the Satellite server holds. Another word (`ping`, a
+        // task's `progress`) says nothing the model does not learn elsewhere.
+        "hammer" if !sub.is_empty() => {
+            let action = subs.iter().chain(deeper).next_back().map_or(sub, String::as_str);
+            let lead = action.split('-').next().unwrap_or(action);
+            let destroys = matches!(lead, "delete" | "remove" | "purge" | "destroy");
+            let changes = verb_kind(lead).is_some_and(|kind| kind != "read")
+                || matches!(
+                    lead,
+                    "synchronize" | "sync" | "refresh" | "export" | "import" | "content" | "associate" | "run"
+                );
+            if matches!(action, "list" | "info" | "show" | "status" | "output" | "help") {
+                out.push("read_verb");
+            } else if destroys || changes {
+                out.push(verb_fact(false, destroys));
+            }
+        }
+        // Oracle Grid Infrastructure's clients, by their verb: `srvctl` and `crsctl` stop, start,
+        // move, add or remove the cluster's resources (`srvctl relocate service -d ORDPRD ...`,
+        // `crsctl stop cluster -all`, `crsctl delete resource`); ASM's `asmcmd` removes files from a
+        // disk group or drops one (`rm -rf +RECO/...`, `dropdg`) or changes one (`setattr`, `chdg`);
+        // their `status`, `config`, `check`, `stat`, `query` and listings read.
+        // ASM's `cp` of a file out of a disk group into one here reads the disk group (rule 6).
+        "asmcmd" if sub == "cp" && operands(args).last().is_some_and(|to| !to.starts_with('+')) => out.push("download"),
+        "srvctl" | "crsctl" | "asmcmd" if !sub.is_empty() => {
+            let reads =
+                matches!(sub, "status" | "config" | "getenv" | "check" | "stat" | "query" | "help" | "find" | "du")
+                    || sub.starts_with("ls")
+                    || sub == "pwd";
+            out.push(verb_fact(reads, matches!(sub, "remove" | "delete" | "rm" | "dropdg" | "rmalias" | "drop")));
+        }
+        // The cluster registry put back from a backup (`ocrconfig -restore FILE`); `-showbackup`
+        // lists the backups.
+        "ocrconfig" => add(
+            &mut out,
+            if has("-restore") {
+                "restore_verb"
+            } else if has("-showbackup") || has("-help") {
+                "read_verb"
+            } else {
+                "change_verb"
+            },
+        ),
+        // Data Guard's broker, by its command: a switchover, a failover, a reinstatement or an edit
+        // of a database's state changes the configuration's databases; `show` and `validate` read.
+        "dgmgrl" => {
+            let changes = ["switchover", "failover", "reinstate", "convert", "edit ", "enable ", "disable ", "remove "];
+            if changes.iter().any(|c| text.contains(c)) {
+                add(&mut out, if text.contains("remove ") { "destroy_verb" } else { "change_verb" });
+            } else if text.contains("show ") || text.contains("validate ") {
+                add(&mut out, "read_verb");
+            }
+        }
         // MAAS's `maas PROFILE NOUN VERB`: `read` reads; a verb that deletes destroys; any other
         // (`create`, `update`, `mark-broken`, `set-config`, `import`) changes the region's state.
         "maas" if !matches!(sub, "login" | "logout" | "list" | "refresh" | "init" | "config" | "apikey") => {
@@ -1691,12 +1755,33 @@ fn facts(
                 && lead.split('-').next().and_then(verb_kind).is_some_and(|kind| kind != "destroy")
         });
         let prints = matches!(sub2, "display" | "print") || record;
+        // The words that may say what is done, in order: a cloud CLI's first word is a service or
+        // a group, not a verb (`aws logs`); a second word's verb is its lead (`delete-log-group`
+        // reads no log).
+        let noun_first = matches!(tool, "aws" | "az" | "gcloud");
+        let ordered: Vec<&str> = subs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| match i {
+                0 if noun_first => Vec::new(),
+                1 => vec![sub2_verb],
+                _ => s.split(SUBCOMMAND_JOINS).collect(),
+            })
+            .chain(deeper.iter().map(String::as_str))
+            .chain(lead)
+            .collect();
+        // Satellite's `hammer RESOURCE [SUBRESOURCE] ACTION` says what it does last: `content-view
+        // version delete` deletes a version, `content-view publish` publishes a view, `content-view
+        // version list` reads.
+        let verb_last = (tool == "hammer").then(|| ordered.iter().rev().find_map(|v| verb_kind(v))).flatten();
         let acts = !asks
             && !builds_assets
             && !new_migration
             && !prints
-            && !READ.contains(&sub2_verb)
-            && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v));
+            && verb_last.is_none_or(|kind| kind != "read")
+            && (verb_last.is_some()
+                || (!READ.contains(&sub2_verb)
+                    && !deeper.iter().map(String::as_str).chain(lead).any(|v| READ.contains(&v))));
         if asks {
             out.push("read_verb");
         }
@@ -1725,20 +1810,7 @@ fn facts(
         // project (rule 6), which its plain `get` (`kubectl get`) does not.
         let fetches_deps = matches!(sub, "pub" | "deps" | "mod" | "packages")
             && matches!(sub2, "get" | "download" | "fetch" | "upgrade");
-        // A cloud CLI's first word is a service or a group, not a verb (`aws logs`); a second
-        // word's verb is its lead (`delete-log-group` reads no log).
-        let noun_first = matches!(tool, "aws" | "az" | "gcloud");
-        let reading = subs
-            .iter()
-            .enumerate()
-            .flat_map(|(i, s)| match i {
-                0 if noun_first => Vec::new(),
-                1 => vec![sub2_verb],
-                _ => s.split(SUBCOMMAND_JOINS).collect(),
-            })
-            .chain(deeper.iter().map(String::as_str))
-            .chain(lead)
-            .any(|v| READ.contains(&v));
+        let reading = verb_last.map_or_else(|| ordered.iter().any(|v| READ.contains(v)), |kind| kind == "read");
         if (reading || prints) && !fetches_deps && !sql_client {
             out.push("read_verb");
         }
@@ -2348,7 +2420,7 @@ static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 
 /// What a statement to a database destroys or overwrites rows with, as whole words: SQL's,
 /// MongoDB's methods (`deleteMany`), Redis's commands.
-const DB_DESTROYS: [&str; 27] = [
+const DB_DESTROYS: [&str; 29] = [
     "drop",
     "delete",
     "truncate",
@@ -2376,6 +2448,10 @@ const DB_DESTROYS: [&str; 27] = [
     "flushdb",
     "del",
     "unlink",
+    // Sybase ASE's `DUMP TRAN db WITH TRUNCATE_ONLY` (or `NO_LOG`): the log's transactions thrown
+    // away, with no dump made.
+    "truncate_only",
+    "no_log",
 ];
 
 /// What a statement to a database reads with, as whole words: `count(*)`, not `account_id`.
@@ -4945,5 +5021,53 @@ mod tests {
             assert!(!has(change, "read_verb"), "{change}: {:?}", facts_of(change));
         }
         assert!(has("curl -X POST https://pc01:9440/api/nutanix/v3/vms -d @vm.json", "send"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_312_to_319() {
+        let has = has_fact;
+        // A reading word that an acting verb follows names what it acts on (Satellite's hammer).
+        let delete = "hammer content-view version delete --content-view cv-app --version 7.0 --organization T";
+        assert!(has(delete, "destroy_verb") && !has(delete, "read_verb"), "{:?}", facts_of(delete));
+        let publish = "hammer content-view publish --name cv-rhel9-base --organization T";
+        assert!(has(publish, "publish_verb") && !has(publish, "read_verb"), "{:?}", facts_of(publish));
+        for read in ["hammer content-view list --organization T", "hammer content-view version list --organization T"] {
+            assert!(has(read, "read_verb") && !has(read, "destroy_verb"), "{read}: {:?}", facts_of(read));
+        }
+        // Statements printed into a database client are the statements it runs.
+        let drop = "printf '.LOGON tdprod/dba,%s\\nDROP TABLE STG.pos_err1;\\n.QUIT\\n' \"$TD_PASS\" | bteq";
+        assert!(has(drop, "db_destroy"), "{:?}", facts_of(drop));
+        let select = "echo 'SELECT count(*) FROM users;' | mysql -h prod-db.internal app";
+        assert!(has(select, "db_read") && !has(select, "db_destroy"), "{:?}", facts_of(select));
+        let alter = "echo \"alter system set sga_target=48G scope=spfile sid='*';\" | sqlplus -s / as sysdba";
+        assert!(has(alter, "db_change") || has(alter, "db_destroy"), "{:?}", facts_of(alter));
+        // Those fitted on stay unseen: `echo 'DROP DATABASE shop;' | psql -h db` trained so.
+        assert!(!has("echo 'SELECT 1;' | psql -h db.example.com app", "db_read"));
+        assert!(has("printf 'dump tran %s with truncate_only\\ngo\\n' freight | isql -Usa -SPROD", "db_destroy"));
+        // Satellite's hammer by its last word; Oracle's cluster clients by their verb.
+        assert!(has("hammer job-invocation output --id 1882 --host db-prod-01", "read_verb"));
+        assert!(has("hammer repository synchronize --id 42 --async", "change_verb"));
+        assert!(has(
+            "hammer content-view remove-from-environment --name cv --lifecycle-environment QA",
+            "destroy_verb"
+        ));
+        assert!(has("srvctl relocate service -d ORDPRD -s oltp -i ORDPRD1 -t ORDPRD2", "change_verb"));
+        assert!(
+            has("srvctl status database -d ORDPRD", "read_verb")
+                && !has("srvctl status database -d ORDPRD", "change_verb")
+        );
+        assert!(has("asmcmd rm -rf +RECO/ORDTST/ARCHIVELOG/2024_03_11", "destroy_verb"));
+        assert!(has("asmcmd lsdg", "read_verb"));
+        let copy = "asmcmd cp +DATA/ORDPRD/PARAMETERFILE/spfile.289 /home/oracle/backups/spfile.ora";
+        assert!(has(copy, "download") && !has(copy, "change_verb"), "{:?}", facts_of(copy));
+        for said in
+            ["hammer ping", "hammer task progress --id 8f2a", "hammer lifecycle-environment paths --organization T"]
+        {
+            assert!(!has(said, "change_verb") && !has(said, "destroy_verb"), "{said}: {:?}", facts_of(said));
+        }
+        assert!(has("crsctl delete resource hf.ordprd.gg_extract -f", "destroy_verb"));
+        assert!(has("dgmgrl /@ORDPRD \"switchover to 'ORDPRD_DR'\"", "change_verb"));
+        assert!(has("dgmgrl /@ORDPRD 'show configuration'", "read_verb"));
+        assert!(has("ocrconfig -restore /backup/backup00.ocr", "restore_verb"));
     }
 }

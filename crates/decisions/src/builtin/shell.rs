@@ -54,6 +54,11 @@ impl Call {
     }
 }
 
+/// Database clients whose printed input is still read as statements the command does not show:
+/// the rows the model was fitted on read `echo 'DROP DATABASE shop;' | psql -h db` so, and
+/// reading them otherwise changes the weights (a retraining's work, not a reading's).
+const PIPE_UNSEEN: [&str; 2] = ["psql", "redis-cli"];
+
 /// How much of a heredoc a call keeps.
 const STDIN_MAX: usize = 4096;
 
@@ -65,7 +70,7 @@ pub fn is_database_client(program: &str) -> bool {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
-pub const SQL_CLIENTS: [&str; 15] = [
+pub const SQL_CLIENTS: [&str; 17] = [
     "psql",
     "mysql",
     "mariadb",
@@ -84,6 +89,9 @@ pub const SQL_CLIENTS: [&str; 15] = [
     "db2",
     // Impala's shell (`impala-shell -i HOST:PORT -q "..."`).
     "impala-shell",
+    // Teradata's BTEQ and Informix's DB-Access, which read their statements from their input.
+    "bteq",
+    "dbaccess",
 ];
 
 /// Whether a program (by its name) is a database's client: an SQL one, MongoDB's or Redis's.
@@ -596,13 +604,19 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 }
                 // `echo ruok | nc zk1 2181`: what was printed is what the connection carries; `echo
                 // 'DISPLAY QLOCAL(*)' | runmqsc QM`, the commands the queue manager runs (or RMAN,
-                // or a control socket through `socat`).
+                // or a control socket through `socat`); `echo 'DROP TABLE t;' | psql -h db`,
+                // `printf '.LOGON ...\nSELECT ...' | bteq`, the statements a database client runs,
+                // which it reads as it reads a heredoc's.
+                let mut fed = false;
                 if let Some(text) = &carried
                     && out.len() == before + 1
-                    && matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman")
+                    && (matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman")
+                        || (is_database_client(&out[before].program)
+                            && !PIPE_UNSEEN.contains(&base(&out[before].program))))
                     && out[before].stdin_text.is_none()
                 {
                     out[before].stdin_text = Some(crate::secret::clip(text, STDIN_MAX));
+                    fed = true;
                 }
                 // `echo ~ | xargs rm -rf`: what was printed is the arguments.
                 if let Some(text) = &carried
@@ -621,7 +635,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 // A shell at the end of a pipe runs what the pipe carries: unseen code.
                 if i > 0 {
                     for call in &mut out[before..] {
-                        if reads_pipe(call) || is_database_client(&call.program) {
+                        if reads_pipe(call) || (is_database_client(&call.program) && !fed) {
                             call.reads_script = true;
                         }
                     }
@@ -1313,18 +1327,46 @@ pub fn first_operand(args: &[String]) -> usize {
 
 /// What a pipeline stage prints when it can be known: a lone `echo`'s words, or what came in
 /// decoded by `base64 -d` (settled point 53).
+/// What `printf FORMAT ARGS...` prints, before its escapes: each conversion (`%s`, `%-10s`, `%d`)
+/// given the next argument, the format used again while arguments are left, as printf does.
+fn printf_text(format: &str, args: &[String]) -> String {
+    let mut out = String::new();
+    let mut args = args.iter();
+    loop {
+        let mut converted = false;
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            match chars.by_ref().find(|c| !matches!(c, '-' | '+' | ' ' | '#' | '.' | '0'..='9')) {
+                Some('%') => out.push('%'),
+                Some(_) => {
+                    out.push_str(args.next().map_or("", String::as_str));
+                    converted = true;
+                }
+                None => out.push('%'),
+            }
+        }
+        if !converted || args.len() == 0 {
+            return out;
+        }
+    }
+}
+
 fn prints(call: &Call, carried: Option<String>) -> Option<String> {
     let decodes = |a: &String| matches!(a.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id");
     // What it reads: the pipe, or a here-string (`base64 -d <<< B64`).
     let input = carried.or_else(|| call.stdin_text.clone());
     match base(&call.program) {
         "echo" => Some(call.args[first_operand(&call.args)..].join(" ")),
-        // `printf 'rm -rf ~'`, `printf '%s\n' 'rm -rf ~'`: the format, or what it formats.
+        // `printf 'rm -rf ~'`, `printf '%s\n' 'rm -rf ~'`, `printf '.LOGON %s\nDROP TABLE t;' "$U"`:
+        // what it formats.
         "printf" => {
             let operands = &call.args[first_operand(&call.args)..];
             let (format, rest) = operands.split_first()?;
-            let text = if rest.is_empty() || !format.contains('%') { format.clone() } else { rest.join("\n") };
-            Some(unescape(&text))
+            Some(unescape(&printf_text(format, rest)))
         }
         "base64" if call.args.iter().any(decodes) && call.args.iter().all(|a| a.starts_with('-')) => {
             base64_decode(&input?)
