@@ -367,7 +367,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 55] = [
+const SERVED: [&str; 56] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -432,6 +432,8 @@ const SERVED: [&str; 55] = [
     "asmcmd",
     "ocrconfig",
     "dgmgrl",
+    // Uyuni's and Spacewalk's server.
+    "spacecmd",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -667,6 +669,46 @@ fn add(out: &mut Vec<&'static str>, fact: &'static str) {
 /// What a network device's shell reads with: its reading commands and its output filters.
 const DEVICE_READS: [&str; 10] =
     ["show", "display", "count", "match", "include", "exclude", "except", "begin", "section", "no-more"];
+/// IBM Power's commands read by [`facts`]: an HMC's, VIOS's `ioscli` and AIX's.
+const POWER_COMMANDS: [&str; 36] = [
+    "chsysstate",
+    "chsyscfg",
+    "chhwres",
+    "chdev",
+    "chvg",
+    "chlv",
+    "mkvg",
+    "mklv",
+    "extendvg",
+    "mkvdev",
+    "mksysplan",
+    "mkauthkeys",
+    "rmsyscfg",
+    "rmvdev",
+    "rmdev",
+    "reducevg",
+    "migrlpar",
+    "lpar_netboot",
+    "rstprofdata",
+    "bkprofdata",
+    "hmcshutdown",
+    "updlic",
+    "startdump",
+    "alt_disk_copy",
+    "bootlist",
+    "errclear",
+    "sysdumpstart",
+    "ioscli",
+    "lssyscfg",
+    "lshwres",
+    "lsmap",
+    "lsvg",
+    "lspv",
+    "errpt",
+    "viosbr",
+    "updateios",
+];
+
 /// Verbs that only read.
 const READ: [&str; 25] = [
     "get", "list", "ls", "describe", "show", "status", "logs", "log", "top", "info", "view", "inspect", "plan", "diff",
@@ -1405,6 +1447,39 @@ fn facts(
                     || sub.starts_with("ls")
                     || sub == "pwd";
             out.push(verb_fact(reads, matches!(sub, "remove" | "delete" | "rm" | "dropdg" | "rmalias" | "drop")));
+        }
+        // IBM's Power commands (an HMC's, VIOS's `ioscli`, AIX's), by the verb their names lead with:
+        // a listing reads (`lssyscfg`, `lsmap`, `errpt`); a removal destroys (`rmsyscfg -r lpar`,
+        // `rmvdev`, `reducevg`, `errclear`); the rest change a partition, a managed system or this
+        // AIX machine (`chsysstate -o shutdown`, `migrlpar`, `chsyscfg`, `mkvdev`, `bootlist`).
+        _ if POWER_COMMANDS.contains(&tool) => {
+            let name = if tool == "ioscli" { sub } else { tool };
+            // A partition's migration only validated (`migrlpar -o v`).
+            let validates = name == "migrlpar" && value_after(args, &["-o"]).is_some_and(|o| o == "v");
+            let reads = name.starts_with("ls") || name == "errpt" || has("--help") || validates;
+            let destroys = name.starts_with("rm") || matches!(name, "reducevg" | "errclear");
+            out.push(verb_fact(reads, destroys));
+        }
+        // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
+        "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
+            out.push("read")
+        }
+        // Uyuni's and Spacewalk's `spacecmd [-s SERVER] -- NOUN_VERB ...`, by the verb its command
+        // ends with: a listing, a details or a search reads; a delete or a remove destroys; a
+        // reboot, an upgrade, an apply, a sync, a clone, a cancel or another verb changes what the
+        // server manages.
+        "spacecmd" => {
+            let command = operands(args).map(str::to_ascii_lowercase).find(|a| a.contains('_'));
+            if let Some(command) = command {
+                let verb = command.rsplit('_').next().unwrap_or("");
+                // A report, or an export into a file here (`activationkey_export KEY -f FILE`).
+                let reads = ["list", "details", "search", "show", "get", "diff", "info", "status", "export"]
+                    .iter()
+                    .any(|r| verb.starts_with(r))
+                    || command.starts_with("report_");
+                let destroys = verb.starts_with("delete") || verb.starts_with("remove") || verb == "removeorphans";
+                out.push(verb_fact(reads, destroys));
+            }
         }
         // The cluster registry put back from a backup (`ocrconfig -restore FILE`); `-showbackup`
         // lists the backups.
@@ -5069,5 +5144,24 @@ mod tests {
         assert!(has("dgmgrl /@ORDPRD \"switchover to 'ORDPRD_DR'\"", "change_verb"));
         assert!(has("dgmgrl /@ORDPRD 'show configuration'", "read_verb"));
         assert!(has("ocrconfig -restore /backup/backup00.ocr", "restore_verb"));
+        // Uyuni's spacecmd by its command's verb; Rake's listings of its tasks.
+        assert!(has("spacecmd -y -- softwarechannel_delete norvale-x", "destroy_verb"));
+        assert!(has("spacecmd -y -- system_reboot group:prod-web", "change_verb"));
+        let list = "spacecmd -s uyuni01 -u svc -- softwarechannel_listerrata norvale-prod";
+        assert!(has(list, "read_verb") && !has(list, "change_verb"), "{:?}", facts_of(list));
+        assert!(has("bundle exec rake -T", "read") || has("rake -T", "read"));
+        // IBM Power's commands by the verb their names lead with.
+        assert!(has("chsysstate -r lpar -m P9 -o shutdown --immed -n app03", "change_verb"));
+        assert!(has("rmsyscfg -r lpar -m P9-DEV -n web05", "destroy_verb"));
+        assert!(has("ioscli rmvdev -vtd vtscsi12", "destroy_verb"));
+        let list = "ioscli lsmap -all -fmt :";
+        assert!(has(list, "read_verb") && !has(list, "change_verb"), "{:?}", facts_of(list));
+        assert!(has("lssyscfg -r lpar -m P9-PRD", "read_verb"));
+        assert!(has("migrlpar -o v -m P9-PRD-01 -t P9-PRD-02 -p app03", "read_verb"));
+        for read in
+            ["spacecmd -q -- report_outofdatesystems", "spacecmd -q -- configchannel_export sshd -f c/sshd.json"]
+        {
+            assert!(has(read, "read_verb") && !has(read, "change_verb"), "{read}: {:?}", facts_of(read));
+        }
     }
 }
