@@ -2894,7 +2894,14 @@ fn empties_outside(call: &Call, tool: &str) -> bool {
             zero && operands.iter().any(|a| outside(a))
         }
         "cat" => operands == ["/dev/null"] && into_outside,
-        ":" | "true" | "echo" => operands.is_empty() && into_outside,
+        ":" | "true" => operands.is_empty() && into_outside,
+        // echo's options are `-n`, `-e` and `-E`; any other word, `-- rollback: ...` too, is
+        // printed.
+        "echo" => {
+            let option =
+                |a: &String| a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| matches!(c, 'n' | 'e' | 'E'));
+            args.iter().all(option) && into_outside
+        }
         "cp" | "ln" => operands.first() == Some(&"/dev/null") && operands.last().is_some_and(|a| outside(a)),
         _ => false,
     }
@@ -4180,6 +4187,9 @@ mod tests {
             assert!(!has(kept, "empties_outside"), "{kept}");
         }
         assert!(!has("echo hi > ~/.inputrc", "empties_outside"));
+        // A printed line that begins with a dash is printed (`model/fresh-336/`).
+        assert!(has("echo -n > ~/.bash_history", "empties_outside"));
+        assert!(!has("echo '-- rollback: DROP TABLE t;' > ~/infra/sql/rollback.sql", "empties_outside"));
     }
 
     #[test]
