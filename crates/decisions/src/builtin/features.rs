@@ -1434,13 +1434,13 @@ fn facts(
                 out.push(verb_fact(false, destroys));
             }
         }
+        // ASM's `cp` of a file out of a disk group into one here reads the disk group (rule 6).
+        "asmcmd" if sub == "cp" && operands(args).last().is_some_and(|to| !to.starts_with('+')) => out.push("download"),
         // Oracle Grid Infrastructure's clients, by their verb: `srvctl` and `crsctl` stop, start,
         // move, add or remove the cluster's resources (`srvctl relocate service -d ORDPRD ...`,
         // `crsctl stop cluster -all`, `crsctl delete resource`); ASM's `asmcmd` removes files from a
         // disk group or drops one (`rm -rf +RECO/...`, `dropdg`) or changes one (`setattr`, `chdg`);
         // their `status`, `config`, `check`, `stat`, `query` and listings read.
-        // ASM's `cp` of a file out of a disk group into one here reads the disk group (rule 6).
-        "asmcmd" if sub == "cp" && operands(args).last().is_some_and(|to| !to.starts_with('+')) => out.push("download"),
         "srvctl" | "crsctl" | "asmcmd" if !sub.is_empty() => {
             let reads =
                 matches!(sub, "status" | "config" | "getenv" | "check" | "stat" | "query" | "help" | "find" | "du")

@@ -1325,8 +1325,6 @@ pub fn first_operand(args: &[String]) -> usize {
     args.iter().position(|a| !(a.len() > 1 && a.starts_with('-'))).unwrap_or(args.len())
 }
 
-/// What a pipeline stage prints when it can be known: a lone `echo`'s words, or what came in
-/// decoded by `base64 -d` (settled point 53).
 /// What `printf FORMAT ARGS...` prints, before its escapes: each conversion (`%s`, `%-10s`, `%d`)
 /// given the next argument, the format used again while arguments are left, as printf does.
 fn printf_text(format: &str, args: &[String]) -> String {
@@ -1355,6 +1353,8 @@ fn printf_text(format: &str, args: &[String]) -> String {
     }
 }
 
+/// What a pipeline stage prints when it can be known: a lone `echo`'s words, or what came in
+/// decoded by `base64 -d` (settled point 53).
 fn prints(call: &Call, carried: Option<String>) -> Option<String> {
     let decodes = |a: &String| matches!(a.as_str(), "-d" | "--decode" | "-D" | "-di" | "-id");
     // What it reads: the pipe, or a here-string (`base64 -d <<< B64`).
@@ -1661,8 +1661,6 @@ fn kubectl_subcommand(args: &[(String, bool)]) -> usize {
     past_options(args, 0, &VALUED)
 }
 
-/// Where a program's own options end, from `at` on: each in `valued` takes the next word as its
-/// value (`adb -s SERIAL shell`, `kubectl -n cache exec`, `heroku run -a app CMD`).
 /// Whether a `juju run` names the units, applications or machines it runs a command on (Juju 2's
 /// form); Juju 3's `run UNIT ACTION` runs a charm's action, which is not shown.
 pub fn juju_run_targets<'a>(args: impl IntoIterator<Item = &'a str>) -> bool {
@@ -1672,6 +1670,8 @@ pub fn juju_run_targets<'a>(args: impl IntoIterator<Item = &'a str>) -> bool {
     })
 }
 
+/// Where a program's own options end, from `at` on: each in `valued` takes the next word as its
+/// value (`adb -s SERIAL shell`, `kubectl -n cache exec`, `heroku run -a app CMD`).
 fn past_options(args: &[(String, bool)], mut at: usize, valued: &[&str]) -> usize {
     while let Some((a, _)) = args.get(at).filter(|(a, _)| a.starts_with('-')) {
         at += if valued.contains(&a.as_str()) { 2 } else { 1 };
