@@ -367,7 +367,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 56] = [
+const SERVED: [&str; 67] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -434,6 +434,20 @@ const SERVED: [&str; 56] = [
     "dgmgrl",
     // Uyuni's and Spacewalk's server.
     "spacecmd",
+    // Kapacitor's tasks and recordings, Fleet's hosts and queries, Velociraptor's clients and
+    // hunts, PythonAnywhere's web apps and tasks, Deployer's hosts, Teradata's loaders and its
+    // Data Stream Controller's jobs. (Not `astro`: Astro's own `astro add` works here.)
+    "kapacitor",
+    "fleetctl",
+    "velociraptor",
+    "pa",
+    "dep",
+    "tbuild",
+    "tdload",
+    "fastload",
+    "mload",
+    "tpump",
+    "dsc",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -932,6 +946,8 @@ fn facts(
         || (has("-N") && tool.starts_with("mkfs"))
         // The LVM tools' `--test` (`-t`) changes no metadata.
         || ((has("--test") || short('t')) && LVM.contains(&tool))
+        // Deployer's `--plan` prints which hosts a task would run on, in which order.
+        || (tool == "dep" && has("--plan"))
         // Liquibase's `update-sql`, `rollback-sql`, ...: the SQL it would run, printed.
         || (tool == "liquibase" && sub.ends_with("-sql"))
         // GAM changes messages only with `doit`: without it, it shows what it would do.
@@ -1459,6 +1475,86 @@ fn facts(
             let reads = name.starts_with("ls") || name == "errpt" || has("--help") || validates;
             let destroys = name.starts_with("rm") || matches!(name, "reducevg" | "errclear");
             out.push(verb_fact(reads, destroys));
+        }
+        // Kapacitor's `kapacitor [-url URL] VERB ...`: a listing, a `show`, its stats or a backup
+        // of its database here read; a `delete` destroys; a `define`, an `enable`, a `record` or a
+        // `replay` (`-real-clock` or not, its alerts fire) changes the server's tasks.
+        "kapacitor" => {
+            if let Some(verb) = operands(args).find(|a| is_word(a)) {
+                let reads = ["list", "show", "stats", "vars", "version", "help", "watch", "logs", "backup"]
+                    .iter()
+                    .any(|r| verb.starts_with(r));
+                out.push(verb_fact(reads, verb == "delete"));
+            }
+        }
+        // FleetDM's `fleetctl` (and CoreOS fleet's): `get`, a live `query` of osquery's tables, a
+        // `preview` and a unit's `status` or `journal` read; a `delete` or a `destroy` destroys;
+        // an `apply`, a `gitops`, a `trigger` or a unit's `start` changes what the server runs. Its
+        // `login`, `config` and `package` work here.
+        "fleetctl" if !matches!(sub, "login" | "logout" | "config" | "package" | "") => {
+            let reads = matches!(sub, "get" | "query" | "preview" | "status" | "journal" | "cat" | "help" | "version")
+                || sub.starts_with("list");
+            out.push(verb_fact(reads, matches!(sub, "delete" | "destroy")));
+        }
+        // Velociraptor's VQL (`velociraptor --api_config F query "SELECT ..."`), by the functions
+        // it calls on the server: a deletion (`hunt_delete`, `client_delete`) destroys; a
+        // collection from a client, a hunt or an update changes what the clients run; a plain
+        // `SELECT` of its tables reads. An artifact collected here whose name deletes
+        // (`Server.Utils.DeleteManyFlows`) destroys what the server stored.
+        "velociraptor" if matches!(sub, "query" | "artifacts") => {
+            let vql = &text;
+            let calls = |names: &[&str]| names.iter().any(|n| vql.contains(&format!("{n}(")));
+            let deletes = vql.contains("_delete(") || (sub == "artifacts" && vql.contains(".delete"));
+            if deletes {
+                out.push("destroy_verb");
+            } else if calls(&["collect_client", "hunt", "hunt_update", "hunt_add", "label", "execve", "quarantine"])
+                || vql
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .any(|w| ["_update", "_set", "_add", "_create"].iter().any(|end| w.ends_with(end)))
+            {
+                out.push("change_verb");
+            } else if sub == "query" && vql.contains("select") {
+                out.push("read_verb");
+            }
+        }
+        // PythonAnywhere's `pa NOUN VERB`: a listing or a `get` reads; a delete (`delete-logs`)
+        // destroys; a `reload`, a `set`, a `create` or an `update` changes the hosted site.
+        "pa" if !sub2.is_empty() => {
+            let reads = matches!(sub2, "get" | "list" | "ls" | "tree" | "show" | "logs");
+            out.push(verb_fact(reads, sub2.starts_with("delete")));
+        }
+        // Astronomer's `astro deployment [NOUN] VERB`, by its last word: a listing, an `inspect` or
+        // `logs` read; a delete destroys; a create or an update changes the deployment. `astro dev
+        // kill` removes the local Airflow's containers and its metadata database's volume.
+        "astro" if sub == "deployment" && !sub2.is_empty() => {
+            const READS: [&str; 6] = ["list", "inspect", "logs", "ls", "get", "show"];
+            let known = |w: &&String| READS.contains(&w.as_str()) || verb_kind(w).is_some();
+            let verb = subs[1..].iter().chain(deeper).rfind(known).map_or(sub2, String::as_str);
+            out.push(verb_fact(READS.contains(&verb), verb == "delete"));
+        }
+        "astro" if sub == "dev" && sub2 == "kill" => out.push("destroy_verb"),
+        // PHP Deployer's `dep TASK [STAGE|HOST]`: a task run on the hosts named (`rollback
+        // production`, `database:migrate production`, `deploy:unlock`) changes them; `list`, `tree`
+        // and the `config:` reports read. Go's retired `dep` (`ensure`, `status`) is another tool.
+        // Its `run CMD` and `ssh` carry a command to the hosts, which the call does not read.
+        "dep" if !matches!(sub, "init" | "ensure" | "status" | "prune" | "check" | "version" | "run" | "ssh" | "") => {
+            let reads = matches!(sub, "list" | "tree" | "help" | "hosts" | "releases") || sub.starts_with("config:");
+            if reads || operands(args).nth(1).is_some() {
+                out.push(verb_fact(reads, false));
+            }
+        }
+        // Teradata's loaders (TPT's `tbuild`, `tdload`, FastLoad, MultiLoad, TPump) load rows into
+        // the warehouse's tables; a TPT job that says it exports (`-j gl_export_202405`, `tdload`
+        // with a source and no target system) copies rows out to files here. The Data Stream
+        // Controller's `dsc` runs, deletes or lists backup and restore jobs.
+        "tbuild" | "tdload" | "fastload" | "mload" | "tpump" if !has("-h") && !has("--help") => {
+            let exports =
+                text.contains("export") || (tool == "tdload" && has("--SourceTdpId") && !has("--TargetTdpId"));
+            out.push(if exports { "download" } else { "change_verb" });
+        }
+        "dsc" if !sub.is_empty() => {
+            let reads = sub.starts_with("list") || sub.contains("status") || sub == "help";
+            out.push(verb_fact(reads, sub.starts_with("delete")));
         }
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
@@ -2133,20 +2229,21 @@ fn facts(
             .flat_map(|(_, a)| body_statements(a))
             .collect()
     };
-    let statements: Vec<&String> = if client {
+    // Velociraptor's VQL is read by its functions, in `facts`.
+    let statements: Vec<&String> = if client || tool == "velociraptor" {
         Vec::new()
     } else if !in_body.is_empty() {
         in_body.iter().collect()
     } else {
-        const GIVES: [&str; 9] =
-            ["-q", "--query", "-e", "--execute", "--command", "-c", "--sql", "--query-string", "-s"];
+        const GIVES: [&str; 10] =
+            ["-q", "--query", "-e", "--execute", "--command", "-c", "--sql", "--query-string", "-s", "-execute"];
         args.iter()
             .enumerate()
             .filter(|(i, a)| {
                 let before = i.checked_sub(1).and_then(|b| args.get(b)).map_or("", String::as_str);
                 let quoted = call.quoted.get(*i).copied().unwrap_or(false);
                 let given = GIVES.contains(&before) || (quoted && !MESSAGE_FLAGS.contains(&before));
-                given && a.len() < 2000 && STATEMENT.is_match(a)
+                given && a.len() < 2000 && (STATEMENT.is_match(a) || (tool == "influx" && INFLUXQL.is_match(a)))
             })
             .map(|(_, a)| a)
             .collect()
@@ -2184,6 +2281,11 @@ fn facts(
             || args.iter().any(|a| a == "--remote" || a.strip_prefix("--host=").is_some_and(elsewhere))
             || args.iter().filter_map(|a| uri_host(a)).any(elsewhere)
             || (!in_body.is_empty() && !args.iter().any(|a| a.contains("localhost") || a.contains("127.0.0.1")))
+            // BTEQ's `.LOGON TDPID/USER,PASSWORD`: the system it logs on to.
+            || (tool == "bteq"
+                && text.split(".logon ").nth(1).and_then(|r| r.split('/').next()).is_some_and(|h| elsewhere(h.trim())))
+            // InfluxDB 1's `influx -host HOST`.
+            || (tool == "influx" && value_after(args, &["-host"]).is_some_and(|h| elsewhere(h)))
             // Impala's shell names its daemon with `-i HOST:PORT`.
             || (tool == "impala-shell"
                 && value_after(args, &["-i", "--impalad"]).is_some_and(|h| elsewhere(h.rsplit_once(':').map_or(h.as_str(), |(h, _)| h))))
@@ -2199,9 +2301,14 @@ fn facts(
         let db2 = tool == "db2";
         let db2_config =
             db2 && words.windows(2).any(|w| w[0].0 == "update" && matches!(w[1].0, "db" | "dbm" | "database"));
-        let destroys = words.iter().any(|(w, function)| {
-            DB_DESTROYS.contains(w) && !function && !(db2 && (*w == "del" || (*w == "update" && db2_config)))
-        });
+        // InfluxQL's `SELECT ... INTO measurement` writes its points over the ones of the same
+        // series and times.
+        let select_into =
+            tool == "influx" && words.iter().any(|(w, _)| *w == "select") && words.iter().any(|(w, _)| *w == "into");
+        let destroys = select_into
+            || words.iter().any(|(w, function)| {
+                DB_DESTROYS.contains(w) && !function && !(db2 && (*w == "del" || (*w == "update" && db2_config)))
+            });
         // A function whose name says it drops, purges, closes or ends something changes the
         // server when a `SELECT` calls it (Vertica's `DROP_PARTITIONS(...)`, `PURGE_TABLE`,
         // `CLOSE_ALL_SESSIONS`); a verb alone is SQL's own function (`truncate(price, 2)`).
@@ -2493,6 +2600,15 @@ static STATEMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
     .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
 });
 
+/// InfluxQL's own statements that no SQL has (`DROP SERIES`, `DROP MEASUREMENT`, `DELETE WHERE`,
+/// `ALTER RETENTION POLICY`), given to InfluxDB 1's `influx -execute`.
+static INFLUXQL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?is)^\s*(?:drop\s+(?:series|measurement|shard|retention\s+policy|continuous\s+query)\b|delete\s+where\s|(?:alter|create)\s+retention\s+policy\s|create\s+continuous\s+query\s)",
+    )
+    .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+});
+
 /// What a statement to a database destroys or overwrites rows with, as whole words: SQL's,
 /// MongoDB's methods (`deleteMany`), Redis's commands.
 const DB_DESTROYS: [&str; 29] = [
@@ -2533,7 +2649,7 @@ const DB_DESTROYS: [&str; 29] = [
 const DB_READS: [&str; 8] = ["select", "show", "describe", "explain", "keys", "get", "count", "countdocuments"];
 
 /// What a statement to a database changes it with, short of destroying rows, as whole words.
-const DB_CHANGES: [&str; 67] = [
+const DB_CHANGES: [&str; 69] = [
     // Db2's commands: a database rolled forward, taken over from its HADR primary or quiesced.
     "rollforward",
     // Impala's `INVALIDATE METADATA`: the catalog's cached metadata dropped and reloaded.
@@ -2608,6 +2724,10 @@ const DB_CHANGES: [&str; 67] = [
     "grantrolestouser",
     "revokerolesfromuser",
     "unschedule",
+    // Teradata's `MODIFY USER|DATABASE` (its space, its password) and its sessions aborted
+    // (`SELECT SYSLIB.AbortSessions(...)`).
+    "modify",
+    "abortsessions",
 ];
 
 /// Two words that change a database together (`STOP REPLICA`, `CONFIG SET`, `LOAD DATA`).
@@ -2911,7 +3031,9 @@ fn empties_outside(call: &Call, tool: &str) -> bool {
 /// (`./scripts/cleanup.sh`) or a script an interpreter runs is code the command does not show,
 /// and only its name says anything.
 fn script(call: &Call, program: &str, tool: &str) -> Option<String> {
-    let system = ["/usr/", "/bin/", "/sbin/"].iter().any(|d| program.starts_with(d));
+    // Deployer installed by Composer (`vendor/bin/dep`) is Deployer, not the project's script.
+    let system =
+        ["/usr/", "/bin/", "/sbin/"].iter().any(|d| program.starts_with(d)) || program.ends_with("vendor/bin/dep");
     if program.contains('/') && !system {
         Some(program.to_string())
     } else if super::powershell::is_powershell(tool) {
@@ -5121,7 +5243,7 @@ mod tests {
         }
         // Statements printed into a database client are the statements it runs.
         let drop = "printf '.LOGON tdprod/dba,%s\\nDROP TABLE STG.pos_err1;\\n.QUIT\\n' \"$TD_PASS\" | bteq";
-        assert!(has(drop, "db_destroy"), "{:?}", facts_of(drop));
+        assert!(has(drop, "db_destroy_remote"), "{:?}", facts_of(drop));
         let select = "echo 'SELECT count(*) FROM users;' | mysql -h prod-db.internal app";
         assert!(has(select, "db_read") && !has(select, "db_destroy"), "{:?}", facts_of(select));
         let alter = "echo \"alter system set sga_target=48G scope=spfile sid='*';\" | sqlplus -s / as sysdba";
@@ -5173,5 +5295,56 @@ mod tests {
         {
             assert!(has(read, "read_verb") && !has(read, "change_verb"), "{read}: {:?}", facts_of(read));
         }
+    }
+
+    #[test]
+    fn readings_found_in_fresh_315_to_348() {
+        let has = has_fact;
+        // InfluxQL given to InfluxDB 1's `influx -execute`, on the host `-host` names.
+        let drop = "influx -host influx-prod-01.norvale.net -database telegraf -execute 'DROP MEASUREMENT snmp_old'";
+        assert!(has(drop, "db_destroy_remote"), "{:?}", facts_of(drop));
+        let into = "influx -host i1.example.net -execute 'SELECT * INTO telegraf.autogen.cpu FROM staging.autogen.cpu'";
+        assert!(has(into, "db_destroy_remote"), "{:?}", facts_of(into));
+        let show = "influx -host i1.example.net -database telegraf -execute 'SHOW MEASUREMENTS'";
+        assert!(has(show, "db_read") && !has(show, "db_destroy_remote"), "{:?}", facts_of(show));
+        // Teradata: BTEQ's `.LOGON` names the system; `MODIFY USER` changes it.
+        let modify = "printf '.LOGON tdprod/dba,%s\\nMODIFY USER svc AS PERM = 5;\\n.QUIT\\n' \"$P\" | bteq";
+        assert!(has(modify, "db_change_remote"), "{:?}", facts_of(modify));
+        assert!(has("tbuild -f tpt/load_stg_pos.tpt -j stg_pos_20240612", "change_verb"));
+        assert!(has("dsc delete_job -n edw_core_nightly_full_old -skip_prompt", "destroy_verb"));
+        assert!(has("dsc list_jobs", "read_verb"));
+        // Served clients by their verbs: Kapacitor, Fleet, PythonAnywhere, Astronomer, Deployer.
+        let define = "kapacitor -url http://kap-01.example.net:9092 define cpu_alert -tick t/cpu.tick";
+        assert!(has(define, "change_verb"), "{:?}", facts_of(define));
+        assert!(has("kapacitor delete recordings 7f3c2a9e", "destroy_verb"));
+        assert!(has("kapacitor list tasks", "read_verb"));
+        assert!(has("fleetctl apply -f fleet/packs/ir-2024-117.yml", "change_verb"));
+        assert!(has("fleetctl delete -f fleet/queries/old.yml", "destroy_verb"));
+        assert!(has("fleetctl get hosts --json", "read_verb"));
+        assert!(has("pa webapp reload --domain brightleaf.pythonanywhere.com", "change_verb"));
+        assert!(has("pa schedule delete id 4471", "destroy_verb"));
+        assert!(has("pa schedule list", "read_verb"));
+        assert!(has("astro deployment update clx4f9b7w00b102mf3ha8y1tq --scheduler-size large", "change_verb"));
+        assert!(has("astro deployment variable create --deployment-id clx4 SLACK=#data", "change_verb"));
+        assert!(has("astro deployment list", "read_verb"));
+        assert!(has("astro dev kill", "destroy_verb"));
+        assert!(has("vendor/bin/dep deploy production --plan", "dry_run"));
+        assert!(has("vendor/bin/dep rollback production", "change_verb"));
+        assert!(!has("dep ensure -update", "change_verb"));
+        assert!(!has("dep run 'df -h /var/www' stage=production", "change_verb"));
+        let run = "vendor/bin/dep run 'rm -rf var/cache/prod' production";
+        assert!(features(run).iter().any(|f| f.starts_with("R=") && f.ends_with("|remote")), "{:?}", features(run));
+        assert!(!has("npx astro add tailwind --yes", "served_change"));
+        assert!(!has("zgrep -h \"DROP MEASUREMENT\" /var/log/influxdb/influxd.log.1.gz", "db_destroy"));
+        let export = "tbuild -f tpt/export_dw_fin_gl.tpt -v tpt/jobvars/export_gl_202405.txt -j gl_export_202405";
+        assert!(has(export, "download") && !has(export, "change_verb"), "{:?}", facts_of(export));
+        // Velociraptor's VQL by the functions it calls.
+        let vql = |q: &str| format!("velociraptor --api_config ~/.config/velociraptor/api.config.yaml query \"{q}\"");
+        assert!(has(&vql("SELECT * FROM hunt_delete(hunt_id='H.CR1', really_do_it=TRUE)"), "destroy_verb"));
+        let collect =
+            vql("SELECT collect_client(client_id='C.8f1a', artifacts='Windows.Remediation.Quarantine') FROM scope()");
+        assert!(has(&collect, "change_verb"), "{:?}", facts_of(&collect));
+        let read = vql("SELECT client_id, os_info.hostname FROM clients()");
+        assert!(has(&read, "read_verb") && !has(&read, "change_verb"), "{:?}", facts_of(&read));
     }
 }

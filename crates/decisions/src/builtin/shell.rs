@@ -1995,7 +1995,7 @@ const HYPERFINE_VALUED: [&str; 30] = [
 /// `--cleanup`), `at`/`batch` (the heredoc), `tar --checkpoint-action=exec=CMD` and
 /// `--to-command=CMD`, `zip -TT CMD`, `vim -c '!CMD'` (and `+!CMD`), a git alias defined with `-c
 /// alias.NAME='!CMD'` and called, `parallel CMD ::: ARGS` (on other machines with `-S`), and
-/// `rsync --rsync-path=CMD` (on the other machine).
+/// `rsync --rsync-path=CMD` (on the other machine), Deployer's `dep run CMD` (on its hosts).
 fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<(String, bool)> {
     let here = |codes: Vec<String>| codes.into_iter().map(|c| (c, false)).collect::<Vec<_>>();
     let values = |flags: &[&str]| option_values(args, flags);
@@ -2355,6 +2355,10 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             args.get(at).map(|(c, _)| (c.clone(), true)).into_iter().collect()
         }
         // `eb ssh ENV -c CMD`: CMD on the environment's instance.
+        // Deployer's `dep run CMD [STAGE]`: CMD on the stage's hosts.
+        "dep" if sub == Some("run") => {
+            args.get(1).filter(|(a, _)| !a.starts_with('-')).map(|(c, _)| (c.clone(), true)).into_iter().collect()
+        }
         "eb" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
         // `make -f - <<EOF`: the recipes of a makefile given on standard input.
         "make" | "gmake" if reads_makefile_from_stdin(args) => here(heredoc.map(recipes).unwrap_or_default()),
