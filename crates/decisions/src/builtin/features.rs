@@ -199,7 +199,7 @@ pub fn of(call: &Call) -> Vec<String> {
     if !call.remote
         && facts.iter().any(elsewhere)
         && !facts.iter().any(reads)
-        && aims_elsewhere(args)
+        && (aims_elsewhere(args) || sap_host_elsewhere(&tool, args))
         && !local_emulator(&tool, args)
     {
         f.push("R=elsewhere_change".into());
@@ -367,7 +367,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 67] = [
+const SERVED: [&str; 77] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -448,6 +448,20 @@ const SERVED: [&str; 67] = [
     "mload",
     "tpump",
     "dsc",
+    // IBM Storage Protect's administrative client; StackStorm's actions, rules, keys and packs;
+    // Northflank's services; Meteor Up's servers; CFEngine's agents run on other hosts and its
+    // cloud hosts (`cf-runagent`, `cf-remote`); Cohesity's cluster (`iris_cli`).
+    "dsmadmc",
+    "st2",
+    "northflank",
+    "mup",
+    "cf-runagent",
+    "cf-remote",
+    "iris_cli",
+    // Netezza's loader, its restore and its copy between systems.
+    "nzload",
+    "nzrestore",
+    "nz_migrate",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -946,6 +960,8 @@ fn facts(
         || (has("-N") && tool.starts_with("mkfs"))
         // The LVM tools' `--test` (`-t`) changes no metadata.
         || ((has("--test") || short('t')) && LVM.contains(&tool))
+        // HP-UX's Software Distributor previews a removal or an installation with `-p`.
+        || (matches!(tool, "swremove" | "swinstall") && short('p'))
         // Deployer's `--plan` prints which hosts a task would run on, in which order.
         || (tool == "dep" && has("--plan"))
         // Liquibase's `update-sql`, `rollback-sql`, ...: the SQL it would run, printed.
@@ -1061,6 +1077,8 @@ fn facts(
         out.push("help");
     }
     match tool {
+        // OpenVMS's DCL, by its verb (`PURGE /KEEP=1 ...`, `STOP /ID=...`, `SHOW SYSTEM`).
+        _ if dcl_fact(&call.program, &text).is_some() => out.extend(dcl_fact(&call.program, &text)),
         "rm" | "rmdir" | "unlink" | "srm" | "trash" | "trash-put" => {
             // `srm` is `rm` that overwrites first, as `shred -u` does: nothing is left to restore.
             if tool == "srm" {
@@ -1556,6 +1574,122 @@ fn facts(
             let reads = sub.starts_with("list") || sub.contains("status") || sub == "help";
             out.push(verb_fact(reads, sub.starts_with("delete")));
         }
+        // IBM Storage Protect's `dsmadmc [-se=S -id=U ...] "COMMAND ..."`, by the command's first
+        // word: a query, a `select` or a `show` reads, and so does an audit told `fix=no`; a
+        // delete, a remove, an expiry or a volume labelled over (`label libvolume ...
+        // overwrite=yes`) destroys; any other (`update`, `move`, `checkout`, `halt`, `run`)
+        // changes the server.
+        "dsmadmc" => {
+            let command = operands(args).collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+            let mut words = command.split_whitespace();
+            if let Some(verb) = words.next() {
+                let reads = matches!(verb, "query" | "q" | "select" | "show" | "help" | "validate")
+                    || (verb == "audit" && command.contains("fix=no"))
+                    || command.contains("preview=yes");
+                let destroys = matches!(verb, "delete" | "del" | "remove" | "expire")
+                    || (verb == "label" && command.contains("overwrite=yes"));
+                out.push(verb_fact(reads, destroys));
+            }
+        }
+        // StackStorm's `st2 NOUN VERB` (`st2 key set`, `st2 pack remove`, `st2 execution re-run`)
+        // and `st2 run ACTION`: a listing, a `get`, a `show` reads; a delete or a remove destroys;
+        // a run, a set, an install, an enable or a response to an inquiry changes what it runs.
+        "st2" if !sub.is_empty() && !matches!(sub, "login" | "whoami" | "--version") => {
+            let verb = if matches!(sub, "run" | "action-alias") || sub2.is_empty() { sub } else { sub2 };
+            let reads = matches!(verb, "list" | "get" | "show" | "search" | "describe" | "tail" | "status" | "version");
+            out.push(verb_fact(reads, matches!(verb, "delete" | "remove")));
+        }
+        // StackStorm's services reloaded, restarted or cleaned on its host (`st2ctl reload
+        // --register-all`); `status` reads.
+        "st2ctl" if !sub.is_empty() => out.push(verb_fact(sub == "status", sub == "clean")),
+        // Northflank's `northflank VERB NOUN ...`: `get` and `list` read; `delete` destroys; `exec`,
+        // `pause`, `start`, `create`, `update`, `scale` change the service. `forward` connects;
+        // `exec --cmd CMD` runs CMD in the service, read as such.
+        "northflank" if !matches!(sub, "forward" | "login" | "context" | "exec" | "") => {
+            out.push(verb_fact(matches!(sub, "get" | "list"), sub == "delete"))
+        }
+        // Meteor Up's `mup setup|deploy|stop|restart|reconfig ...` on its servers; `logs`,
+        // `status` and `validate` read; `init` writes its configuration here.
+        "mup" if sub != "init" && !sub.is_empty() => {
+            out.push(verb_fact(matches!(sub, "logs" | "status" | "validate" | "help"), false))
+        }
+        // Cohesity's `iris_cli [options] NOUN VERB`: a listing or a `get` reads, a delete destroys,
+        // any other verb (`run`, `cancel`) changes the cluster. (Vultr's and Alibaba Cloud's
+        // clients are trained on: reading them otherwise moves the weights.)
+        "iris_cli" if !sub2.is_empty() => {
+            let reads = matches!(sub2, "list" | "get" | "ls" | "show" | "info");
+            out.push(verb_fact(reads, matches!(sub2, "delete" | "destroy" | "rm")));
+        }
+        // CFEngine's `cf-runagent -H HOSTS` runs the agents of other hosts; `cf-remote` installs on,
+        // spawns or destroys them (`cf-remote destroy --all`); its `info` and `show` read.
+        "cf-runagent" => out.push("change_verb"),
+        "cf-remote" if !sub.is_empty() => out.push(verb_fact(
+            matches!(sub, "info" | "show" | "list" | "version"),
+            matches!(sub, "destroy" | "uninstall"),
+        )),
+        // SAP's `sapcontrol -nr NN -function F` and the host agent's `saphostctrl -function F`:
+        // a `Get...`, a `List...`, a status read; any other (`Stop`, `RestartInstance`,
+        // `StopDatabase`) changes the instance. HANA's `hdbnsutil -sr_state` reads; its
+        // replication's registration, takeover or unregistration changes the pair's machines.
+        "sapcontrol" | "saphostctrl" => {
+            if let Some(function) = value_after(args, &["-function"]) {
+                let f = function.to_ascii_lowercase();
+                let reads = ["get", "list", "abapget", "health", "check", "wait"].iter().any(|r| f.starts_with(r))
+                    || f.contains("status")
+                    || f.contains("info");
+                out.push(verb_fact(reads, false));
+            }
+        }
+        "hdbnsutil" => {
+            if args.iter().any(|a| a.starts_with("-sr_") && !a.starts_with("-sr_state")) {
+                out.push("change_verb");
+            } else if args.iter().any(|a| a.starts_with("-sr_state")) {
+                out.push("read_verb");
+            }
+        }
+        // Pacemaker's `crm` shell: a node put in standby, a resource stopped, moved or cleaned up
+        // changes the cluster; `status` and the `show`s read.
+        "crm" if !sub.is_empty() => {
+            let verb = if matches!(sub, "node" | "resource" | "configure" | "cluster") { sub2 } else { sub };
+            if !verb.is_empty() {
+                let reads = matches!(verb, "status" | "show" | "list" | "locate" | "verify" | "help");
+                out.push(verb_fact(reads, matches!(verb, "delete" | "remove")));
+            }
+        }
+        // Netezza: `nz_migrate` told to truncate the target's table first destroys its rows, a
+        // copy otherwise adds them; `nzrestore` puts a database back from a backup set; its
+        // loader loads rows; `nzstop`/`nzstart` stop or start the system.
+        "nz_migrate" => {
+            let truncates = args
+                .windows(2)
+                .any(|w| w[0].eq_ignore_ascii_case("-TruncateTargetTable") && w[1].eq_ignore_ascii_case("yes"));
+            out.push(if truncates { "destroy_verb" } else { "change_verb" });
+        }
+        "nzrestore" => out.push("restore_verb"),
+        "nzload" | "nzstop" | "nzstart" => out.push("change_verb"),
+        // HP-UX: Software Distributor's `swlist` reads, `swinstall` installs, `swremove` removes;
+        // Serviceguard's `cmviewcl`, `cmquerycl`, `cmcheckconf`, `cmgetconf` read, its
+        // `cmdeleteconf` deletes a package's or the cluster's configuration, and its other
+        // commands halt, run, modify or apply (`cmhaltpkg`, `cmrunpkg`, `cmmodpkg -d`,
+        // `cmapplyconf`); `kctune NAME=VALUE` sets a kernel tunable; `frecover -r` restores.
+        "swlist" | "cmviewcl" | "cmquerycl" | "cmcheckconf" | "cmgetconf" => out.push("read_verb"),
+        "swinstall" => out.push("change_verb"),
+        "swremove" | "cmdeleteconf" => out.push("destroy_verb"),
+        _ if tool.starts_with("cm") && ["halt", "run", "mod", "apply"].iter().any(|v| tool[2..].starts_with(v)) => {
+            out.push("change_verb")
+        }
+        "kctune" => out.push(if operands(args).any(|a| a.contains('=')) { "change_verb" } else { "read_verb" }),
+        "frecover" if short('r') || short('x') => out.push("restore_verb"),
+        // Junos's operational commands: a `request` reboots, halts, zeroizes or adds software
+        // (its `support information` reads); a `clear` with what it clears (`clear log
+        // messages`, `clear bgp neighbor`) throws state away; `restart PROCESS` restarts a
+        // daemon; `file delete` deletes a file on the device.
+        "request" if !sub.is_empty() => {
+            out.push(verb_fact(sub == "support", text.contains("zeroize")));
+        }
+        "clear" if call.remote && !sub.is_empty() => out.push("destroy_verb"),
+        "restart" if !sub.is_empty() => out.push("change_verb"),
+        "file" if sub == "delete" => out.push("destroy_verb"),
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
             out.push("read")
@@ -2084,6 +2218,8 @@ fn facts(
     // no program of this machine's has such a name and such words (`clear` alone is a terminal's).
     let device_changes = call.remote
         && match tool {
+            // Junos's `request support information` gathers a report.
+            "request" if sub == "support" => false,
             "clear" | "request" | "copy" | "configure" | "commit" | "save" | "undo" => {
                 args.iter().any(|a| !a.starts_with('-'))
             }
@@ -2284,6 +2420,11 @@ fn facts(
             // BTEQ's `.LOGON TDPID/USER,PASSWORD`: the system it logs on to.
             || (tool == "bteq"
                 && text.split(".logon ").nth(1).and_then(|r| r.split('/').next()).is_some_and(|h| elsewhere(h.trim())))
+            // Netezza's `nzsql -host HOST`.
+            || (tool == "nzsql" && value_after(args, &["-host"]).is_some_and(|h| elsewhere(h)))
+            // HANA's `hdbsql -n HOST:PORT`.
+            || (tool == "hdbsql"
+                && value_after(args, &["-n"]).is_some_and(|h| elsewhere(h.rsplit_once(':').map_or(h.as_str(), |(h, _)| h))))
             // InfluxDB 1's `influx -host HOST`.
             || (tool == "influx" && value_after(args, &["-host"]).is_some_and(|h| elsewhere(h)))
             // Impala's shell names its daemon with `-i HOST:PORT`.
@@ -2611,7 +2752,7 @@ static INFLUXQL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
 
 /// What a statement to a database destroys or overwrites rows with, as whole words: SQL's,
 /// MongoDB's methods (`deleteMany`), Redis's commands.
-const DB_DESTROYS: [&str; 29] = [
+const DB_DESTROYS: [&str; 30] = [
     "drop",
     "delete",
     "truncate",
@@ -2643,6 +2784,8 @@ const DB_DESTROYS: [&str; 29] = [
     // away, with no dump made.
     "truncate_only",
     "no_log",
+    // HANA's (and Db2's) `RECOVER DATABASE ... UNTIL ...`: the database put back as it was.
+    "recover",
 ];
 
 /// What a statement to a database reads with, as whole words: `count(*)`, not `account_id`.
@@ -3345,6 +3488,31 @@ fn aims_elsewhere(args: &[String]) -> bool {
             || a.split_once('=').is_some_and(|(o, v)| host_option(o, v));
         (named || is_host(value)) && !local(value)
     })
+}
+
+/// The fact of an OpenVMS DCL command, by its verb in capitals (`PURGE /KEEP=1 MFG$DATA:[...]`,
+/// `BACKUP /IMAGE /INITIALIZE DKA100: MKA500:...`, `RMU /RESTORE ...`): none for a program whose
+/// name is not all capitals, or a verb it does not know.
+fn dcl_fact(program: &str, text: &str) -> Option<&'static str> {
+    if program.len() < 3 || !program.chars().all(|c| c.is_ascii_uppercase()) {
+        return None;
+    }
+    Some(match program {
+        "PURGE" | "DELETE" | "INITIALIZE" => "destroy_verb",
+        "BACKUP" if text.contains("/init") => "destroy_verb",
+        "RMU" if text.contains("/restore") => "restore_verb",
+        "RMU" if ["/dump", "/show", "/analyze", "/verify"].iter().any(|q| text.contains(q)) => "read_verb",
+        "SHOW" | "DIRECTORY" | "DIR" | "TYPE" | "SEARCH" | "DIFFERENCES" | "HELP" => "read_verb",
+        "RMU" | "BACKUP" | "STOP" | "DISMOUNT" | "REPLY" | "SET" | "MOUNT" | "SUBMIT" | "RUN" | "START" | "INSTALL"
+        | "RENAME" | "COPY" | "CREATE" | "SHUTDOWN" => "change_verb",
+        _ => return None,
+    })
+}
+
+/// SAP's control programs pointed at another host by name (`sapcontrol -nr 10 -host s4pci01
+/// -function RestartSystem`).
+fn sap_host_elsewhere(tool: &str, args: &[String]) -> bool {
+    matches!(tool, "sapcontrol" | "saphostctrl") && value_after(args, &["-host"]).is_some_and(|h| !this_machine(h))
 }
 
 /// A cloud CLI pointed at an emulator on this machine: LocalStack's `awslocal`, or an
@@ -5346,5 +5514,53 @@ mod tests {
         assert!(has(&collect, "change_verb"), "{:?}", facts_of(&collect));
         let read = vql("SELECT client_id, os_info.hostname FROM clients()");
         assert!(has(&read, "read_verb") && !has(&read, "change_verb"), "{:?}", facts_of(&read));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_352_to_359() {
+        let has = has_fact;
+        // IBM Storage Protect's administrative commands by their first word.
+        let dsm = |c: &str| format!("dsmadmc -se=SPSRV01 -id=admin -password=\"$SP_PW\" -dataonly=yes \"{c}\"");
+        assert!(has(&dsm("delete volume A00412L8 discarddata=yes"), "destroy_verb"));
+        assert!(has(&dsm("update stgpool CONT_PRIM reusedelay=0"), "change_verb"));
+        assert!(has(&dsm("query volhistory type=dbb"), "read_verb"));
+        assert!(has(&dsm("audit volume A00219L8 fix=no"), "read_verb"));
+        assert!(has(&dsm("export node ERP-DB01 filedata=all preview=yes"), "read_verb"));
+        assert!(has("RMU /DUMP /HEADER MFG_DB:ORDERS.RDB", "read_verb"));
+        assert!(has("sapcontrol -nr 00 -function WaitforStopped 600 5", "read_verb"));
+        let exec = "northflank exec service --projectId p --serviceId api --cmd \"printenv NODE_ENV\"";
+        assert!(!has(exec, "change_verb"), "{:?}", facts_of(exec));
+        // StackStorm, Northflank, Meteor Up, CFEngine.
+        assert!(has("st2 run ops.db_failover primary=pg-prod-01.example.net", "change_verb"));
+        assert!(has("st2 pack remove legacy", "destroy_verb"));
+        assert!(has("st2 execution list -n 20", "read_verb"));
+        assert!(has("northflank pause service --projectId p --serviceId api", "change_verb"));
+        assert!(has("mup stop --config .deploy/mup.js", "change_verb"));
+        assert!(has("cf-runagent -H web04.prod.example.internal", "change_verb"));
+        assert!(has("cf-remote destroy --all", "destroy_verb"));
+        // SAP: HANA's SQL client, its replication, the instance's control.
+        let recover = "hdbsql -U PRDSYS \"RECOVER DATABASE FOR HP1 UNTIL TIMESTAMP '2024-06-11 08:00:00'\"";
+        assert!(has(recover, "db_destroy"), "{:?}", facts_of(recover));
+        assert!(has("hdbsql -n hanaprd01:30015 -u SYSTEM \"DELETE FROM Z.STAGING\"", "db_destroy_remote"));
+        let restart = "sapcontrol -nr 10 -host s4pci01 -user s4padm \"$PW\" -function RestartSystem ALL";
+        assert!(has(restart, "change_verb") && has(restart, "elsewhere_change"), "{:?}", facts_of(restart));
+        assert!(has("sapcontrol -nr 10 -function GetProcessList", "read_verb"));
+        assert!(has("hdbnsutil -sr_takeover", "change_verb") && has("hdbnsutil -sr_state", "read_verb"));
+        assert!(has("crm node standby hanaprd01", "change_verb") && has("crm status", "read_verb"));
+        // Netezza.
+        assert!(has("nzsql -host nz1.example.corp -d DW -c \"GRANT SELECT ON T TO GROUP RO\"", "db_change_remote"));
+        assert!(has("nz_migrate -shost a -sdb DW -thost b -tdb DW -t T -TruncateTargetTable YES", "destroy_verb"));
+        // HP-UX, Serviceguard, OpenVMS's DCL.
+        assert!(has("swremove -p -x autoreboot=true PHSS_43210", "dry_run"));
+        assert!(has("swlist -l patch", "read_verb"));
+        assert!(has("cmhaltpkg erp_pkg", "change_verb") && has("cmviewcl -v", "read_verb"));
+        assert!(has("kctune maxuprc=1024", "change_verb") && has("kctune maxuprc", "read_verb"));
+        assert!(has("PURGE /KEEP=1 /LOG MFG$DATA:[ORDERS]*.DAT", "destroy_verb"));
+        assert!(has("SHOW SYSTEM", "read_verb") && !has("show system", "read_verb"));
+        // Junos: a support report reads; a `clear` of what it names throws it away.
+        let support = "ssh netops@mx1.example.net 'request support information | no-more'";
+        assert!(has(support, "read_verb") && !has(support, "change_verb"), "{:?}", facts_of(support));
+        assert!(has("ssh netops@mx1.example.net 'clear log messages'", "destroy_verb"));
+        assert!(!has("clear", "destroy_verb") && !has("clear -T xterm-256color", "destroy_verb"));
     }
 }

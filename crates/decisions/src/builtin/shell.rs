@@ -70,7 +70,7 @@ pub fn is_database_client(program: &str) -> bool {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
-pub const SQL_CLIENTS: [&str; 17] = [
+pub const SQL_CLIENTS: [&str; 19] = [
     "psql",
     "mysql",
     "mariadb",
@@ -92,6 +92,9 @@ pub const SQL_CLIENTS: [&str; 17] = [
     // Teradata's BTEQ and Informix's DB-Access, which read their statements from their input.
     "bteq",
     "dbaccess",
+    // SAP HANA's `hdbsql`; Netezza's `nzsql`.
+    "hdbsql",
+    "nzsql",
 ];
 
 /// Whether a program (by its name) is a database's client: an SQL one, MongoDB's or Redis's.
@@ -1995,7 +1998,8 @@ const HYPERFINE_VALUED: [&str; 30] = [
 /// `--cleanup`), `at`/`batch` (the heredoc), `tar --checkpoint-action=exec=CMD` and
 /// `--to-command=CMD`, `zip -TT CMD`, `vim -c '!CMD'` (and `+!CMD`), a git alias defined with `-c
 /// alias.NAME='!CMD'` and called, `parallel CMD ::: ARGS` (on other machines with `-S`), and
-/// `rsync --rsync-path=CMD` (on the other machine), Deployer's `dep run CMD` (on its hosts).
+/// `rsync --rsync-path=CMD` (on the other machine), Deployer's `dep run CMD` (on its hosts) and
+/// Northflank's `exec --cmd CMD` (in the service).
 fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<(String, bool)> {
     let here = |codes: Vec<String>| codes.into_iter().map(|c| (c, false)).collect::<Vec<_>>();
     let values = |flags: &[&str]| option_values(args, flags);
@@ -2355,6 +2359,8 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             args.get(at).map(|(c, _)| (c.clone(), true)).into_iter().collect()
         }
         // `eb ssh ENV -c CMD`: CMD on the environment's instance.
+        // Northflank's `northflank exec service ... --cmd CMD`: CMD in the service's container.
+        "northflank" if sub == Some("exec") => values(&["--cmd"]).into_iter().map(|c| (c, true)).collect(),
         // Deployer's `dep run CMD [STAGE]`: CMD on the stage's hosts.
         "dep" if sub == Some("run") => {
             args.get(1).filter(|(a, _)| !a.starts_with('-')).map(|(c, _)| (c.clone(), true)).into_iter().collect()
