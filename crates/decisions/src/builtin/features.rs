@@ -367,7 +367,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 77] = [
+const SERVED: [&str; 83] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -462,6 +462,14 @@ const SERVED: [&str; 77] = [
     "nzload",
     "nzrestore",
     "nz_migrate",
+    // Oracle E-Business Suite's online patching and its password changes; PeopleSoft's App Engine
+    // and Data Mover; Oracle's Data Pump import; Convex's deployments.
+    "adop",
+    "afpasswd",
+    "psae",
+    "psdmtx",
+    "impdp",
+    "convex",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -1690,6 +1698,35 @@ fn facts(
         "clear" if call.remote && !sub.is_empty() => out.push("destroy_verb"),
         "restart" if !sub.is_empty() => out.push("change_verb"),
         "file" if sub == "delete" => out.push("destroy_verb"),
+        // Oracle E-Business Suite's `adop phase=...` (prepare, apply, finalize, cutover, cleanup,
+        // abort, fs_clone) patches the applications and their database; `-status` and
+        // `-validate` read. `AFPASSWD` changes a password in the database.
+        "adop" => out.push(if has("-status") || has("-validate") { "read_verb" } else { "change_verb" }),
+        "afpasswd" => out.push("change_verb"),
+        // PeopleSoft: `psadmin -c VERB -d DOMAIN` boots, shuts down, cleans or configures a domain;
+        // its status commands read. Tuxedo's `tmshutdown` stops its servers. App Engine (`psae`)
+        // runs a program against the database, Data Mover (`psdmtx`) runs a script there.
+        "psadmin" => {
+            if let Some(verb) = value_after(args, &["-c"]) {
+                let reads = verb.ends_with("status") || matches!(verb.as_str(), "pslist" | "list" | "help");
+                out.push(verb_fact(reads, false));
+            }
+        }
+        // A Data Mover script that says it exports copies rows out to a file here.
+        "psdmtx" if text.contains("export") => out.push("download"),
+        "tmshutdown" | "psae" | "psdmtx" => out.push("change_verb"),
+        // Oracle's Data Pump import: told to replace or truncate the tables it finds
+        // (`table_exists_action=replace`), it destroys their rows; otherwise it adds. With
+        // `sqlfile=` it only writes the DDL it would run to a file.
+        "impdp" if text.contains("sqlfile=") => out.push("read_verb"),
+        "impdp" => {
+            let over = ["table_exists_action=replace", "table_exists_action=truncate"];
+            out.push(if over.iter().any(|o| text.contains(o)) { "destroy_verb" } else { "change_verb" });
+        }
+        // OCI's `compute instance action --action STOP|SOFTSTOP|RESET|START` powers an instance.
+        "oci" if sub2 == "instance" && has("--action") => out.push("change_verb"),
+        // Convex's `convex run --prod FUNCTION` runs a function on the production deployment.
+        "convex" if sub == "run" && has("--prod") => out.push("change_verb"),
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
             out.push("read")
@@ -3124,7 +3161,7 @@ fn sql_code(sql: &str) -> String {
 /// "BEGIN TRAN; DELETE ...; ROLLBACK TRAN;"` change nothing (rule 1). MySQL commits a `DROP` at
 /// once, so its clients are not read so.
 fn rolls_back(call: &Call, tool: &str) -> bool {
-    if !matches!(tool, "psql" | "sqlite3" | "duckdb" | "cockroach" | "sqlcmd" | "isql" | "sqsh") {
+    if !matches!(tool, "psql" | "sqlite3" | "duckdb" | "cockroach" | "sqlcmd" | "isql" | "sqsh" | "sqlplus") {
         return false;
     }
     // A quoted statement, or the batch fed to the client (`isql ... <<< $'begin tran ...\ngo'`),
@@ -3136,7 +3173,24 @@ fn rolls_back(call: &Call, tool: &str) -> bool {
         let s = s.strip_suffix("go").map_or(s.as_str(), str::trim_end).trim_end_matches(';').trim();
         // T-SQL names what it rolls back: `ROLLBACK TRAN`, `ROLLBACK TRANSACTION`, `ROLLBACK WORK`.
         let s = ["tran", "transaction", "work"].iter().find_map(|w| s.strip_suffix(w)).unwrap_or(s).trim_end();
-        (s.starts_with("begin") || s.starts_with("start transaction"))
+        // Oracle opens a transaction with its first change and commits one only when told, or
+        // before a statement that defines something (`DROP`, `CREATE`, `ALTER`, `TRUNCATE`).
+        let oracle = tool == "sqlplus"
+            && !statement_words(s)
+                .iter()
+                .any(|(w, _)| matches!(*w, "drop" | "create" | "alter" | "truncate" | "grant" | "revoke"));
+        let s = if tool == "sqlplus" {
+            ["exit", "quit"]
+                .iter()
+                .find_map(|w| s.strip_suffix(w))
+                .unwrap_or(s)
+                .trim_end()
+                .trim_end_matches(';')
+                .trim_end()
+        } else {
+            s
+        };
+        (s.starts_with("begin") || s.starts_with("start transaction") || oracle)
             && s.ends_with("rollback")
             && !s.contains("commit")
     })
@@ -5562,5 +5616,29 @@ mod tests {
         assert!(has(support, "read_verb") && !has(support, "change_verb"), "{:?}", facts_of(support));
         assert!(has("ssh netops@mx1.example.net 'clear log messages'", "destroy_verb"));
         assert!(!has("clear", "destroy_verb") && !has("clear -T xterm-256color", "destroy_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_360_to_361() {
+        let has = has_fact;
+        assert!(has("adop phase=apply patches=35094324 workers=16", "change_verb"));
+        assert!(has("adop -status", "read_verb"));
+        assert!(has("AFPASSWD -c apps@HGPRD -s APPLSYS", "change_verb"));
+        assert!(
+            has("psadmin -c shutdown! -d HCMPRD", "change_verb") && has("psadmin -c sstatus -d HCMPRD", "read_verb")
+        );
+        let imp = "impdp system/pw@HCMTST schemas=SYSADM dumpfile=x_%U.dmp table_exists_action=replace parallel=8";
+        assert!(has(imp, "destroy_verb"), "{:?}", facts_of(imp));
+        let ddl = "impdp system/pw directory=DP_DIR dumpfile=hr_%U.dmp sqlfile=hr_ddl_preview.sql";
+        assert!(has(ddl, "read_verb") && !has(ddl, "change_verb"), "{:?}", facts_of(ddl));
+        assert!(has("oci compute instance action --action STOP --instance-id ocid1.instance.oc1.iad.x", "change_verb"));
+        assert!(has("npx convex run --prod migrations:backfillOrgIds", "change_verb"));
+        assert!(!has("npx convex run seed:init", "change_verb"));
+        // Oracle's changes rolled back before the session ends change nothing.
+        let rolled =
+            "printf \"DELETE FROM PSPRCSRQST WHERE RUNSTATUS = '3';\\nROLLBACK;\\n\" | sqlplus -s sysadm/pw@HCMDEV";
+        assert!(has(rolled, "db_read") && !has(rolled, "db_destroy_remote"), "{:?}", facts_of(rolled));
+        let ddl = "printf 'DROP TABLE t;\\nROLLBACK;\\n' | sqlplus -s sysadm/pw@HCMDEV";
+        assert!(!has(ddl, "db_read"), "{:?}", facts_of(ddl));
     }
 }
