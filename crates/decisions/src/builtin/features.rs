@@ -367,7 +367,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 83] = [
+const SERVED: [&str; 86] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -470,6 +470,10 @@ const SERVED: [&str; 83] = [
     "psdmtx",
     "impdp",
     "convex",
+    // Check Point's management server; Zeabur's and Appwrite's hosted projects.
+    "mgmt_cli",
+    "zeabur",
+    "appwrite",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -617,7 +621,7 @@ const CHANGE: [&str; 47] = [
 /// (`https://es:9200/orders/_search?size=0`, `http://prom:9090/api/v1/query`, a vector store's
 /// `.../points/count` and `.../points/scroll`, Elasticsearch's `_cluster/allocation/explain`).
 fn queries(url: &str) -> bool {
-    const QUERIES: [&str; 14] = [
+    const QUERIES: [&str; 16] = [
         "_search",
         "_msearch",
         "_count",
@@ -633,6 +637,10 @@ fn queries(url: &str) -> bool {
         "explain",
         // An RPC-style listing (Nutanix's `POST .../api/nutanix/v3/vms/list`).
         "list",
+        // A token's lookup (Dynatrace's `POST .../apiTokens/lookup`) and a Grail query
+        // (`POST .../query:execute`).
+        "lookup",
+        "query:execute",
     ];
     // Or a Schema Registry's compatibility test of a schema (`.../compatibility/subjects/S/versions/latest`),
     // which registers nothing.
@@ -1033,7 +1041,8 @@ fn facts(
             query.is_some_and(|q| {
                 q.split(['&', '#']).any(|p| {
                     let (key, value) = p.split_once('=').unwrap_or((p, "true"));
-                    names_dry_run(key) && !off(value)
+                    // Or a request only validated (Dynatrace's `?validateOnly=true`).
+                    (names_dry_run(key) || key.eq_ignore_ascii_case("validateonly")) && !off(value)
                 })
             })
         })
@@ -1085,6 +1094,20 @@ fn facts(
         out.push("help");
     }
     match tool {
+        // RouterOS's menus over ssh, by their command, the last word that sets nothing: `print`,
+        // `export`, `monitor`, a ping or a bandwidth test read; `remove` and a reset of the
+        // configuration destroy; the rest (`reboot`, `set`, `add`, `disable`) change the router.
+        _ if routeros(call, &call.program) => {
+            let words: Vec<&str> =
+                std::iter::once(tool).chain(args.iter().map(String::as_str)).filter(|w| !w.contains('=')).collect();
+            let verb = words.last().copied().unwrap_or(tool);
+            let reads =
+                matches!(verb, "print" | "export" | "monitor" | "get" | "ping" | "bandwidth-test" | "traceroute")
+                    || words
+                        .iter()
+                        .any(|w| w.starts_with("monitor") || matches!(*w, "print" | "export" | "bandwidth-test"));
+            out.push(verb_fact(reads, matches!(verb, "remove" | "reset-configuration")));
+        }
         // OpenVMS's DCL, by its verb (`PURGE /KEEP=1 ...`, `STOP /ID=...`, `SHOW SYSTEM`).
         _ if dcl_fact(&call.program, &text).is_some() => out.extend(dcl_fact(&call.program, &text)),
         "rm" | "rmdir" | "unlink" | "srm" | "trash" | "trash-put" => {
@@ -1727,6 +1750,31 @@ fn facts(
         "oci" if sub2 == "instance" && has("--action") => out.push("change_verb"),
         // Convex's `convex run --prod FUNCTION` runs a function on the production deployment.
         "convex" if sub == "run" && has("--prod") => out.push("change_verb"),
+        // Check Point's `mgmt_cli VERB ...`: a `show` reads; a delete destroys; a `discard` throws
+        // away a session's changes; an `add`, a `set`, a `publish`, an `install-policy` or a
+        // `run-script` changes the management server or its gateways. Its `login` and `logout`
+        // open and close a session.
+        "mgmt_cli" if !matches!(sub, "login" | "logout" | "") => {
+            let reads = sub.starts_with("show") || sub == "where-used" || sub.starts_with("verify");
+            out.push(verb_fact(reads, sub.starts_with("delete") || sub == "discard"));
+        }
+        // Dynatrace's OneAgent and CrowdStrike's sensor report their settings with `--get...`
+        // (`oneagentctl --get-host-group`, `falconctl -g --rfm-state`) and change them with
+        // `--set...` (`falconctl -s`).
+        "oneagentctl" | "falconctl" => {
+            let gets = args.iter().any(|a| a.starts_with("--get") || a == "-g" || a == "--version");
+            let sets = args.iter().any(|a| a.starts_with("--set") || a == "-s" || a == "-d");
+            if gets || sets {
+                out.push(verb_fact(!sets, false));
+            }
+        }
+        // Zeabur's and Appwrite's clients: `zeabur service restart|redeploy|suspend --id ...`,
+        // `appwrite functions create-execution ...`; a listing or a `get` reads, a delete
+        // destroys, any other verb changes the hosted project.
+        "zeabur" | "appwrite" if !sub2.is_empty() => {
+            let reads = sub2.starts_with("list") || sub2.starts_with("get") || sub2 == "logs";
+            out.push(verb_fact(reads, sub2.starts_with("delete")));
+        }
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
             out.push("read")
@@ -3228,6 +3276,9 @@ fn empties_outside(call: &Call, tool: &str) -> bool {
 /// (`./scripts/cleanup.sh`) or a script an interpreter runs is code the command does not show,
 /// and only its name says anything.
 fn script(call: &Call, program: &str, tool: &str) -> Option<String> {
+    if routeros(call, program) {
+        return None;
+    }
     // Deployer installed by Composer (`vendor/bin/dep`) is Deployer, not the project's script.
     let system =
         ["/usr/", "/bin/", "/sbin/"].iter().any(|d| program.starts_with(d)) || program.ends_with("vendor/bin/dep");
@@ -3561,6 +3612,32 @@ fn dcl_fact(program: &str, text: &str) -> Option<&'static str> {
         | "RENAME" | "COPY" | "CREATE" | "SHUTDOWN" => "change_verb",
         _ => return None,
     })
+}
+
+/// MikroTik RouterOS's menus, run over ssh (`/interface wifi registration-table print`, `/system
+/// reboot`, `/export`): a path of one word, which no file of another machine's is.
+fn routeros(call: &Call, program: &str) -> bool {
+    const MENUS: [&str; 18] = [
+        "interface",
+        "ip",
+        "ipv6",
+        "system",
+        "tool",
+        "export",
+        "routing",
+        "queue",
+        "user",
+        "file",
+        "log",
+        "ppp",
+        "certificate",
+        "snmp",
+        "caps-man",
+        "radius",
+        "ping",
+        "disk",
+    ];
+    call.remote && program.strip_prefix('/').is_some_and(|menu| MENUS.contains(&menu))
 }
 
 /// SAP's control programs pointed at another host by name (`sapcontrol -nr 10 -host s4pci01
@@ -5640,5 +5717,30 @@ mod tests {
         assert!(has(rolled, "db_read") && !has(rolled, "db_destroy_remote"), "{:?}", facts_of(rolled));
         let ddl = "printf 'DROP TABLE t;\\nROLLBACK;\\n' | sqlplus -s sysadm/pw@HCMDEV";
         assert!(!has(ddl, "db_read"), "{:?}", facts_of(ddl));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_362_to_367() {
+        let has = has_fact;
+        // A POST that validates or looks up only.
+        let validate = "curl -s -X POST -H \"Authorization: Api-Token $T\" \"https://x.live.dynatrace.com/api/v2/settings/objects?validateOnly=true\" -d @build/a.json";
+        assert!(has(validate, "dry_run"), "{:?}", facts_of(validate));
+        let lookup = "curl -s -X POST -H \"Authorization: Api-Token $T\" https://x.live.dynatrace.com/api/v2/apiTokens/lookup -d '{}'";
+        assert!(has(lookup, "read") || has(lookup, "read_verb"), "{:?}", facts_of(lookup));
+        // RouterOS over ssh.
+        let print = "ssh admin@cap-hq-3f.example.net '/interface wifi registration-table print'";
+        assert!(has(print, "read_verb") && !has(print, "change_verb"), "{:?}", facts_of(print));
+        assert!(has("ssh admin@rtr1.example.net '/export'", "read_verb"));
+        assert!(has("ssh admin@rtr1.example.net '/interface monitor-traffic ether1 once'", "read_verb"));
+        assert!(has("ssh admin@rtr1.example.net '/system reboot'", "change_verb"));
+        assert!(!has("/interface print", "read_verb"), "not over ssh: a script of this machine's");
+        // Check Point, OneAgent, Falcon, Zeabur, Appwrite.
+        assert!(has("mgmt_cli install-policy policy-package \"NVF\" targets.1 \"CL-OSL\" -s sid.txt", "change_verb"));
+        assert!(has("mgmt_cli show hosts limit 50 -s sid.txt", "read_verb"));
+        assert!(has("mgmt_cli discard -s sid.txt", "destroy_verb"));
+        assert!(has("oneagentctl --get-host-group --get-tenant", "read_verb"));
+        assert!(has("falconctl -g --rfm-state --version", "read_verb"));
+        assert!(has("zeabur service restart --id 6631f4a7 -y", "change_verb"));
+        assert!(has("appwrite functions create-execution --function-id send-receipt", "change_verb"));
     }
 }
