@@ -214,6 +214,8 @@ pub fn of(call: &Call) -> Vec<String> {
     let records = match tool.as_str() {
         "cobbler" => matches!(first, "system" | "profile" | "distro" | "repo" | "image" | "menu"),
         "kolla-ansible" => first != "install-deps",
+        // Pacemaker's `pcs -f FILE` edits a draft of the configuration, not the cluster.
+        "pcs" => !call.args.iter().any(|a| a == "-f"),
         _ => true,
     };
     if SERVED.contains(&tool.as_str())
@@ -367,7 +369,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 86] = [
+const SERVED: [&str; 105] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -474,6 +476,27 @@ const SERVED: [&str; 86] = [
     "mgmt_cli",
     "zeabur",
     "appwrite",
+    // Pacemaker's cluster; Riak's and FoundationDB's clusters and FoundationDB's backups;
+    // SeaweedFS's cluster; AutoSys's and Control-M's schedulers.
+    "pcs",
+    "crm_resource",
+    "crm_attribute",
+    "stonith_admin",
+    "riak-admin",
+    "fdbcli",
+    "fdbdr",
+    "fdbbackup",
+    "fdbrestore",
+    "weed",
+    "sendevent",
+    "jil",
+    "archive_events",
+    "ctm",
+    "ctmpsm",
+    "ctmorder",
+    "ctmvar",
+    "ctmcontb",
+    "emdef",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -1775,6 +1798,173 @@ fn facts(
             let reads = sub2.starts_with("list") || sub2.starts_with("get") || sub2 == "logs";
             out.push(verb_fact(reads, sub2.starts_with("delete")));
         }
+        // Pacemaker's `pcs`: its status, config and listings read; `cluster destroy` destroys the
+        // cluster; the rest (`resource move|disable|cleanup`, `property set`, `stonith fence`,
+        // `cluster stop --all`) change it. With `-f FILE` it edits that file, not the cluster.
+        "pcs" if !sub.is_empty() && !has("-f") => {
+            let reads = matches!(sub, "status" | "config" | "help")
+                // `cluster cib FILE` saves the configuration to a file; `cib-push` changes it.
+                || matches!(sub2, "status" | "config" | "show" | "list" | "describe" | "agents" | "cib");
+            out.push(verb_fact(reads, sub == "cluster" && sub2 == "destroy"));
+        }
+        // Pacemaker's lower-level tools: a resource banned, moved, cleaned up or restarted, an
+        // attribute updated or deleted, a node fenced, corosync reloaded change the cluster; a
+        // listing, a query or a `--why` reads.
+        "crm_resource" | "crm_attribute" | "stonith_admin" | "corosync-cfgtool" => {
+            let changes = [
+                "--ban",
+                "--move",
+                "--clear",
+                "--cleanup",
+                "--restart",
+                "--update",
+                "--delete",
+                "--reboot",
+                "--off",
+                "--fence",
+                "-B",
+                "-F",
+                "-R",
+                "-k",
+                "-v",
+                "-D",
+                "-C",
+                "-M",
+            ];
+            if args.iter().any(|a| changes.iter().any(|c| a == c || a.starts_with(&format!("{c}=")))) {
+                out.push(verb_fact(false, has("--delete") || has("-D")));
+            } else if !args.is_empty() {
+                out.push("read_verb");
+            }
+        }
+        // DRBD's `drbdadm`: its states and `verify` read; a forced promotion, a connection that
+        // discards this side's data, new metadata forced or a resync forced (`invalidate`)
+        // destroy what the device held; the rest (`adjust`, `down`, `connect`) change it.
+        // `-d` only prints what it would run.
+        "drbdadm" if has("-d") || has("--dry-run") => out.push("dry_run"),
+        "drbdadm" if !sub.is_empty() => {
+            let reads = matches!(
+                sub,
+                "status" | "dstate" | "cstate" | "role" | "show-gi" | "get-gi" | "dump" | "verify" | "sh-resources"
+            );
+            let destroys = matches!(sub, "invalidate" | "invalidate-remote" | "wipe-md")
+                || has("--discard-my-data")
+                || has("--clear-bitmap")
+                || (matches!(sub, "create-md" | "primary") && has("--force"));
+            out.push(verb_fact(reads, destroys));
+        }
+        // Riak's `riak-admin`: a `cluster plan`, its statuses and listings read; a forced removal
+        // destroys a member; joining, leaving, replacing, committing, resizing the ring or a bucket
+        // type's change changes the cluster.
+        "riak-admin" if !sub.is_empty() => {
+            let reads = matches!(
+                sub,
+                "status" | "member-status" | "ring-status" | "transfers" | "test" | "diag" | "aae-status"
+            ) || matches!(sub2, "plan" | "status" | "list");
+            out.push(verb_fact(reads, sub2 == "force-remove"));
+        }
+        // FoundationDB's `fdbcli --exec 'CMD; CMD'`, by its commands: a `clear` or `clearrange`
+        // destroys keys; `set`, `setclass`, `configure`, `lock`, `maintenance on` and an `exclude`
+        // or a `kill` naming processes change the cluster; `status`, `get` and those two with
+        // nothing named read.
+        "fdbcli" => {
+            if let Some(code) = value_after(args, &["--exec"]) {
+                let mut fact = "read_verb";
+                for command in code.to_ascii_lowercase().split(';') {
+                    let words: Vec<&str> = command.split_whitespace().collect();
+                    let named = words.len() > 1;
+                    match words.first().copied() {
+                        Some("clear" | "clearrange") => fact = "destroy_verb",
+                        Some(
+                            "set" | "setclass" | "configure" | "lock" | "unlock" | "maintenance" | "include"
+                            | "throttle" | "datadistribution" | "profile" | "tssq",
+                        ) if fact != "destroy_verb" => fact = "change_verb",
+                        Some("exclude" | "kill" | "coordinators" | "suspend") if named && fact != "destroy_verb" => {
+                            fact = "change_verb"
+                        }
+                        _ => {}
+                    }
+                }
+                out.push(fact);
+            }
+        }
+        // FoundationDB's backup tools: a restore put back (`fdbrestore start`); a backup's
+        // deletion or expiry destroys it; a status or a listing reads; the rest change.
+        "fdbdr" | "fdbbackup" | "fdbrestore" if !sub.is_empty() => {
+            out.push(if matches!(sub, "status" | "list" | "describe" | "dump" | "query" | "tags") {
+                "read_verb"
+            } else if tool == "fdbrestore" && sub == "start" {
+                "restore_verb"
+            } else if matches!(sub, "delete" | "expire" | "cleanup") {
+                "destroy_verb"
+            } else {
+                "change_verb"
+            })
+        }
+        // SeaweedFS's `weed shell` fed its commands: a deletion (`volume.delete`,
+        // `collection.delete`, `fs.rm`, `s3.bucket.delete`) destroys; a balance, an encoding, an
+        // evacuation or a configuration changes the cluster; listings read.
+        "weed" if sub == "shell" => {
+            let fed = call.stdin_text.as_deref().unwrap_or("").to_ascii_lowercase();
+            let commands: Vec<&str> = fed.split([';', '\n']).map(str::trim).collect();
+            let first = |c: &&str| c.split_whitespace().next().unwrap_or("").to_string();
+            // A balance, an evacuation, a replica fix or a configuration only plans without
+            // `-force` (or `-apply`).
+            let plans = |c: &&str| {
+                let n = first(c);
+                ["balance", "evacuate", "configure", "replication", "move"].iter().any(|v| n.ends_with(v))
+                    && !c.contains("-force")
+                    && !c.contains("-apply")
+            };
+            let names: Vec<String> =
+                commands.iter().filter(|c| !plans(c)).map(first).filter(|w| w.contains('.')).collect();
+            if names.iter().any(|n| n.ends_with(".delete") || n == "fs.rm" || n.ends_with(".rm")) {
+                out.push("destroy_verb");
+            } else if names.iter().any(|n| {
+                !(n.ends_with(".list")
+                    || n.ends_with(".ls")
+                    || n.ends_with(".du")
+                    || n.ends_with(".check")
+                    || n.ends_with(".cat"))
+            }) {
+                out.push("change_verb");
+            } else if !names.is_empty() {
+                out.push("read_verb");
+            }
+        }
+        // AutoSys: `sendevent -E EVENT` starts, kills or sets a job's status; `jil` loads job
+        // definitions (`delete_job:`, `delete_box:` destroy); `archive_events` deletes old events;
+        // `autorep`, `forecast` and `job_depends` read.
+        "sendevent" => out.push("change_verb"),
+        "jil" => out.push(if text.contains("delete_") {
+            "destroy_verb"
+        } else if has("-syntax") {
+            "read_verb"
+        } else {
+            "change_verb"
+        }),
+        "archive_events" => out.push("destroy_verb"),
+        "autorep" | "forecast" | "job_depends" | "autostatus" => out.push("read_verb"),
+        // Control-M: `ctm run` orders jobs or sets their state (`jobs:status::get` reads), `ctm
+        // config ...::delete` destroys, `ctm deploy` changes; `ctmpsm`, `ctmorder`, `ctmvar -ACTION
+        // SET` and `emdef` change the server; `ctmcontb -DELETE` deletes a condition.
+        "ctm" if !matches!(sub, "environment" | "env" | "session" | "") => {
+            let words: Vec<String> = args.iter().map(|a| a.to_ascii_lowercase()).collect();
+            // `ctm build` checks definitions on the server without deploying them.
+            let reads = sub == "build"
+                || words.iter().any(|w| w.ends_with("::get") || w.ends_with("::list") || w.contains("status::get"));
+            let destroys = words.iter().any(|w| w.ends_with("::delete") || w == "delete");
+            out.push(verb_fact(reads, destroys));
+        }
+        "ctmpsm" if args.iter().any(|a| a.starts_with("-LIST")) => out.push("read_verb"),
+        "ctmpsm" | "ctmorder" | "ctmvar" | "emdef" => out.push("change_verb"),
+        "ctmcontb" => out.push(if has("-DELETE") {
+            "destroy_verb"
+        } else if has("-LIST") {
+            "read_verb"
+        } else {
+            "change_verb"
+        }),
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
             out.push("read")
@@ -5742,5 +5932,41 @@ mod tests {
         assert!(has("falconctl -g --rfm-state --version", "read_verb"));
         assert!(has("zeabur service restart --id 6631f4a7 -y", "change_verb"));
         assert!(has("appwrite functions create-execution --function-id send-receipt", "change_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_376_to_383() {
+        let has = has_fact;
+        assert!(has("pcs cluster destroy --all", "destroy_verb"));
+        assert!(has("pcs property set stonith-enabled=false", "change_verb"));
+        assert!(has("pcs resource status g_nfs", "read_verb"));
+        assert!(!has("pcs -f draft.xml resource create p_ip IPaddr2", "served_change"));
+        assert!(has("crm_resource --resource ms_drbd --ban --node hv-db01", "change_verb"));
+        assert!(has("stonith_admin --reboot nfs-b --tolerance 5s", "change_verb"));
+        assert!(has("drbdadm connect --discard-my-data pgdata", "destroy_verb"));
+        assert!(has("drbdadm status", "read_verb") && has("drbdadm adjust all", "change_verb"));
+        assert!(has("riak-admin cluster commit", "change_verb") && has("riak-admin cluster plan", "read_verb"));
+        assert!(has("fdbcli --exec 'writemode on; clearrange ledger/tmp/ ledger/tmp0'", "destroy_verb"));
+        assert!(has("fdbcli --exec 'exclude 10.20.4.14:4500'", "change_verb"));
+        assert!(has("fdbcli --exec 'exclude'", "read_verb") && has("fdbcli --exec 'status details'", "read_verb"));
+        assert!(has(
+            "fdbrestore start -r blobstore://x/fdb --dest-cluster-file /etc/foundationdb/fdb.cluster",
+            "restore_verb"
+        ));
+        let weed = "echo \"lock; volume.delete -node=sw-vol-03:8080 -volumeId=412; unlock\" | weed shell -master=sw-master-01:9333";
+        assert!(has(weed, "destroy_verb"), "{:?}", facts_of(weed));
+        let list = "echo 'volume.list' | weed shell -master=sw-master-01:9333";
+        assert!(has(list, "read_verb") && !has(list, "change_verb"), "{:?}", facts_of(list));
+        let plan = "printf 'lock\\nvolume.balance -collection=EACH_COLLECTION\\nunlock\\n' | weed shell -master=m:9333";
+        assert!(!has(plan, "change_verb"), "{:?}", facts_of(plan));
+        assert!(has("drbdadm -d primary --force pgdata", "dry_run"));
+        assert!(has("pcs cluster cib cib-draft.xml", "read_verb"));
+        assert!(has("ctmpsm -LISTALL", "read_verb") && has("ctm build folders/T.json", "read_verb"));
+        assert!(has("sendevent -E FORCE_STARTJOB -J FIN_EOD", "change_verb"));
+        assert!(has("echo 'delete_box: MKT_LEGACY_BOX' | jil", "destroy_verb"));
+        assert!(has("autorep -J FIN_EOD_GL_POST -q", "read_verb"));
+        assert!(has("ctm run job::setToOk ctmsrv-prd01:0004ka -e ctm-prd", "change_verb"));
+        assert!(has("ctm config server:agent::delete ctmsrv-prd01 agt-old-fin01 -e ctm-prd", "destroy_verb"));
+        assert!(has("ctmcontb -DELETE FIN-GL-READY 0614", "destroy_verb"));
     }
 }

@@ -609,13 +609,16 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 // 'DISPLAY QLOCAL(*)' | runmqsc QM`, the commands the queue manager runs (or RMAN,
                 // or a control socket through `socat`); `echo 'DROP TABLE t;' | psql -h db`,
                 // `printf '.LOGON ...\nSELECT ...' | bteq`, the statements a database client runs,
-                // which it reads as it reads a heredoc's.
+                // which it reads as it reads a heredoc's; SeaweedFS's `weed shell` and AutoSys's `jil`,
+                // the commands and definitions they are fed.
                 let mut fed = false;
                 if let Some(text) = &carried
                     && out.len() == before + 1
-                    && (matches!(base(&out[before].program), "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman")
-                        || (is_database_client(&out[before].program)
-                            && !PIPE_UNSEEN.contains(&base(&out[before].program))))
+                    && (matches!(
+                        base(&out[before].program),
+                        "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman" | "weed" | "jil"
+                    ) || (is_database_client(&out[before].program)
+                        && !PIPE_UNSEEN.contains(&base(&out[before].program))))
                     && out[before].stdin_text.is_none()
                 {
                     out[before].stdin_text = Some(crate::secret::clip(text, STDIN_MAX));
