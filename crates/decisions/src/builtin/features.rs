@@ -2695,16 +2695,18 @@ fn facts(
             // BTEQ's `.LOGON TDPID/USER,PASSWORD`: the system it logs on to.
             || (tool == "bteq"
                 && text.split(".logon ").nth(1).and_then(|r| r.split('/').next()).is_some_and(|h| elsewhere(h.trim())))
-            // Netezza's `nzsql -host HOST`.
-            || (tool == "nzsql" && value_after(args, &["-host"]).is_some_and(|h| elsewhere(h)))
-            // HANA's `hdbsql -n HOST:PORT`.
-            || (tool == "hdbsql"
-                && value_after(args, &["-n"]).is_some_and(|h| elsewhere(h.rsplit_once(':').map_or(h.as_str(), |(h, _)| h))))
-            // InfluxDB 1's `influx -host HOST`.
-            || (tool == "influx" && value_after(args, &["-host"]).is_some_and(|h| elsewhere(h)))
-            // Impala's shell names its daemon with `-i HOST:PORT`.
-            || (tool == "impala-shell"
-                && value_after(args, &["-i", "--impalad"]).is_some_and(|h| elsewhere(h.rsplit_once(':').map_or(h.as_str(), |(h, _)| h))))
+            // A client's own option for its server: Netezza's and InfluxDB 1's `-host HOST`, HANA's
+            // `hdbsql -n HOST:PORT`, Impala's shell's `-i HOST:PORT`.
+            || {
+                let (options, port): (&[&str], bool) = match tool {
+                    "nzsql" | "influx" => (&["-host"], false),
+                    "hdbsql" => (&["-n"], true),
+                    "impala-shell" => (&["-i", "--impalad"], true),
+                    _ => (&[], false),
+                };
+                value_after(args, options)
+                    .is_some_and(|h| elsewhere(if port { h.rsplit_once(':').map_or(h.as_str(), |(h, _)| h) } else { h }))
+            }
             // A cloud warehouse's own client: its server is the service's (`snowsql -c prod`,
             // `snow sql`, `bq query`).
             || matches!(tool, "snowsql" | "snow" | "bq");

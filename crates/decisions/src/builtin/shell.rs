@@ -2005,6 +2005,7 @@ const HYPERFINE_VALUED: [&str; 30] = [
 /// Northflank's `exec --cmd CMD` (in the service).
 fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<(String, bool)> {
     let here = |codes: Vec<String>| codes.into_iter().map(|c| (c, false)).collect::<Vec<_>>();
+    let there = |codes: Vec<String>| codes.into_iter().map(|c| (c, true)).collect::<Vec<_>>();
     let values = |flags: &[&str]| option_values(args, flags);
     let sub = args.first().map(|(a, _)| a.as_str());
     match name {
@@ -2028,7 +2029,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             here(codes)
         }
         // `rsync --rsync-path=CMD`: CMD runs on the other machine.
-        "rsync" => values(&["--rsync-path"]).into_iter().map(|c| (c, true)).collect(),
+        "rsync" => there(values(&["--rsync-path"])),
         // `parallel CMD ::: A B`: CMD once for each argument (`{}` is where it goes), up to 8; with
         // `-S`/`--sshlogin`, on other machines.
         "parallel" => {
@@ -2086,7 +2087,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
         "gam" if matches!(sub, Some("csv" | "loop")) => {
             here(args.iter().position(|(a, _)| a == "gam").map(|i| requote(&args[i..])).into_iter().collect())
         }
-        "vagrant" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        "vagrant" if sub == Some("ssh") => there(values(&["-c", "--command"])),
         "tmux" => {
             // Its own options (`-L socket`, `-f file`; `-c CMD` runs CMD), then the command.
             let mut codes = Vec::new();
@@ -2323,7 +2324,7 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             let i = past_options(args, 1, valued) + usize::from(sub == Some("ssh"));
             command_in(args.get(i..).unwrap_or_default()).map(|code| (code, true)).into_iter().collect()
         }
-        "fly" | "flyctl" if sub == Some("ssh") => values(&["-C", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        "fly" | "flyctl" if sub == Some("ssh") => there(values(&["-C", "--command"])),
         // Pantheon's `terminus remote:drush SITE.ENV -- CMD` (`remote:wp`): drush's or WP-CLI's CMD
         // on the environment's server.
         "terminus" if matches!(sub, Some("remote:drush" | "remote:wp" | "drush" | "wp")) => {
@@ -2361,14 +2362,14 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             }
             args.get(at).map(|(c, _)| (c.clone(), true)).into_iter().collect()
         }
-        // `eb ssh ENV -c CMD`: CMD on the environment's instance.
         // Northflank's `northflank exec service ... --cmd CMD`: CMD in the service's container.
-        "northflank" if sub == Some("exec") => values(&["--cmd"]).into_iter().map(|c| (c, true)).collect(),
+        "northflank" if sub == Some("exec") => there(values(&["--cmd"])),
         // Deployer's `dep run CMD [STAGE]`: CMD on the stage's hosts.
         "dep" if sub == Some("run") => {
-            args.get(1).filter(|(a, _)| !a.starts_with('-')).map(|(c, _)| (c.clone(), true)).into_iter().collect()
+            there(args.get(1).filter(|(a, _)| !a.starts_with('-')).map(|(c, _)| c.clone()).into_iter().collect())
         }
-        "eb" if sub == Some("ssh") => values(&["-c", "--command"]).into_iter().map(|c| (c, true)).collect(),
+        // `eb ssh ENV -c CMD`: CMD on the environment's instance.
+        "eb" if sub == Some("ssh") => there(values(&["-c", "--command"])),
         // `make -f - <<EOF`: the recipes of a makefile given on standard input.
         "make" | "gmake" if reads_makefile_from_stdin(args) => here(heredoc.map(recipes).unwrap_or_default()),
         // `cmake -E CMD ...`: cmake's portable commands, as the shell's own.
