@@ -216,9 +216,19 @@ pub fn of(call: &Call) -> Vec<String> {
         "kolla-ansible" => first != "install-deps",
         // Pacemaker's `pcs -f FILE` edits a draft of the configuration, not the cluster.
         "pcs" => !call.args.iter().any(|a| a == "-f"),
+        // tldr's `xe` is an `xargs`: only Citrix Hypervisor's `xe NOUN-VERB` is a pool's.
+        "xe" => xe_command(args).is_some(),
+        "condor_off" | "condor_on" | "condor_restart" | "condor_reconfig" => {
+            ["-all", "-name", "-pool", "-addr"].iter().any(|o| call.args.iter().any(|a| a == o))
+        }
+        // PHP's `composer` works here: only IBM Workload Scheduler's, given one quoted command, is
+        // the scheduler's database.
+        "composer" => iws_command(call, args).is_some(),
+        "planman" => !matches!(first, "crtfc" | "crttp"),
         _ => true,
     };
-    if SERVED.contains(&tool.as_str())
+    // So are Dell PowerMax's arrays, through Solutions Enabler, and HPE 3PAR's.
+    if (SERVED.contains(&tool.as_str()) || SYMCLI.contains(&tool.as_str()) || threepar_fact(&tool).is_some())
         && records
         && facts.iter().any(|x| *x != "publish_verb" && acts(x))
         && !facts.iter().any(reads)
@@ -369,7 +379,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 105] = [
+const SERVED: [&str; 131] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -497,6 +507,35 @@ const SERVED: [&str; 105] = [
     "ctmvar",
     "ctmcontb",
     "emdef",
+    // TIBCO's BusinessWorks domains; Citrix Hypervisor's pools; HTCondor's pools and LSF's
+    // clusters.
+    "bwadmin",
+    "appmanage",
+    "xe",
+    "condor_rm",
+    "condor_drain",
+    "condor_qedit",
+    "condor_advertise",
+    "condor_hold",
+    "condor_release",
+    "condor_vacate",
+    "condor_userprio",
+    "condor_off",
+    "condor_on",
+    "condor_restart",
+    "condor_reconfig",
+    "tibemsadmin",
+    "badmin",
+    "lsadmin",
+    "lsfshutdown",
+    "lsfrestart",
+    // IBM Workload Scheduler's plan and database.
+    "conman",
+    "composer",
+    "optman",
+    "planman",
+    "jnextplan",
+    "resetplan",
 ];
 
 /// The kinds of verb of a PowerShell cmdlet's name (`Remove-MgUser`, `Invoke-MgWipe...`,
@@ -804,6 +843,193 @@ fn grpc_method_verb(a: &str) -> Option<&'static str> {
             _ => "read_verb",
         }),
     }
+}
+
+/// Dell PowerMax's Solutions Enabler's commands for its arrays.
+const SYMCLI: [&str; 10] =
+    ["symsg", "symaccess", "symsnapvx", "symrdf", "symdev", "symcfg", "symconfigure", "symclone", "symmir", "symsnap"];
+/// Its verbs that only read.
+const SYMCLI_READS: [&str; 7] = ["list", "show", "query", "verify", "preview", "prepare", "validate"];
+
+/// A Solutions Enabler command's verb, its first word that is one (`symrdf -sid 412 -sg SG
+/// failover`); none for `symcfg discover`, which rebuilds this host's own database of arrays.
+fn symcli_verb(tool: &str, args: &[String]) -> Option<&'static str> {
+    if !SYMCLI.contains(&tool) {
+        return None;
+    }
+    let verb = args.iter().find_map(|a| SYMCLI_VERBS.iter().find(|v| a.eq_ignore_ascii_case(v)).copied());
+    verb.filter(|v| !(tool == "symcfg" && *v == "discover"))
+}
+
+/// Solutions Enabler's verbs, read or not (`symrdf ... failover`, `symsg ... show SG`).
+const SYMCLI_VERBS: [&str; 36] = [
+    "list",
+    "show",
+    "query",
+    "verify",
+    "preview",
+    "prepare",
+    "validate",
+    "discover",
+    "delete",
+    "terminate",
+    "free",
+    "restore",
+    "link",
+    "relink",
+    "unlink",
+    "create",
+    "establish",
+    "split",
+    "failover",
+    "failback",
+    "swap",
+    "set",
+    "move",
+    "remove",
+    "add",
+    "commit",
+    "release",
+    "ready",
+    "not_ready",
+    "rename",
+    "convert",
+    "enable",
+    "disable",
+    "suspend",
+    "resume",
+    "write_disable",
+];
+
+/// The objects of Citrix Hypervisor's `xe NOUN-VERB` commands.
+const XE_NOUNS: [&str; 24] = [
+    "vm",
+    "vdi",
+    "vbd",
+    "vif",
+    "sr",
+    "pbd",
+    "pif",
+    "host",
+    "pool",
+    "network",
+    "snapshot",
+    "template",
+    "appliance",
+    "vm-appliance",
+    "patch",
+    "update",
+    "task",
+    "secret",
+    "vlan",
+    "bond",
+    "tunnel",
+    "message",
+    "vgpu",
+    "pgpu",
+];
+
+/// Citrix Hypervisor's `xe` command among a call's words (`vm-uninstall`), lower case.
+fn xe_command(args: &[String]) -> Option<String> {
+    args.iter()
+        .map(|a| a.to_ascii_lowercase())
+        .find(|a| a.split_once('-').is_some_and(|(noun, verb)| XE_NOUNS.contains(&noun) && !verb.is_empty()))
+}
+
+/// IBM Workload Scheduler's command given to `conman` or `composer` as one quoted word (`conman
+/// "cancel FTA#JOB;noask"`, `composer "delete js=..."`), lower case: PHP's `composer` is given
+/// none such.
+fn iws_command(call: &Call, args: &[String]) -> Option<String> {
+    let first = args.first()?;
+    let one_command = first.contains([' ', ';', '=']) || first.chars().all(|c| c.is_ascii_lowercase());
+    (call.quoted.first().copied().unwrap_or(false) && one_command).then(|| first.to_ascii_lowercase())
+}
+
+/// BusinessWorks 5's `AppManage` actions.
+const APPMANAGE_VERBS: [&str; 8] = ["deploy", "undeploy", "delete", "start", "stop", "upload", "export", "config"];
+
+/// The fact of a Brocade Fabric OS command, by its name: any `...show` reads (`fabricshow`,
+/// `cfgshow`, `chassisshow`); clearing or deleting zoning, restoring defaults or removing a
+/// licence destroys; a downloaded configuration or firmware restored puts one back; saving,
+/// enabling, creating or adding zoning, a port disabled or renamed, a failover, a fast boot, a
+/// firmware commit, counters cleared or a logging or clock server set changes the switch; those
+/// that only print without their setting's arguments (`portname 3/14`, `defzone --show`,
+/// `tsclockserver`) read. None for any other name.
+fn fabric_os_fact(program: &str, args: &[String]) -> Option<&'static str> {
+    let shows = args.iter().any(|a| a == "--show" || a == "-show");
+    Some(match program {
+        p if p.len() >= 6 && p.ends_with("show") && p.chars().all(|c| c.is_ascii_lowercase()) => "read_verb",
+        "cfgclear" | "cfgdelete" | "zonedelete" | "alidelete" | "configdefault" | "licenseremove" | "cfgremove"
+        | "zoneremove" | "aliremove" => "destroy_verb",
+        "configdownload" | "firmwarerestore" => "restore_verb",
+        "portname" | "tsclockserver" | "switchname" | "chassisname" | "ipaddrset" if args.len() < 2 => "read_verb",
+        "defzone" | "syslogadmin" | "userconfig" | "snmpconfig" | "aaaconfig" if shows => "read_verb",
+        "cfgsave" | "cfgenable" | "cfgdisable" | "cfgadd" | "cfgcreate" | "zonecreate" | "zoneadd" | "alicreate"
+        | "aliadd" | "defzone" | "portdisable" | "portenable" | "portname" | "fastboot" | "hafailover" | "hareboot"
+        | "firmwaredownload" | "firmwarecommit" | "statsclear" | "slotstatsclear" | "syslogadmin" | "tsclockserver"
+        | "switchdisable" | "switchenable" | "fosexec" | "userconfig" | "ipaddrset" | "licenseadd" | "snmpconfig"
+        | "aaaconfig" | "switchname" | "chassisname" | "configupload" => "change_verb",
+        p if p.starts_with("portcfg") && !p.ends_with("show") => "change_verb",
+        _ => return None,
+    })
+}
+
+/// The fact of an HPE 3PAR or Primera CLI command, by its name: a verb joined to one of the
+/// array's objects (`showvv`, `removevlun`, `growvv`, `servicemag`, `shutdownsys`). Shows, checks
+/// and statistics read; a removal or a freed or dismissed object destroys; a promoted snapshot
+/// is put back over its base; any other verb changes the array. None for any other name.
+fn threepar_fact(program: &str) -> Option<&'static str> {
+    const NOUNS: [&str; 24] = [
+        "vv",
+        "vvset",
+        "cpg",
+        "vlun",
+        "sv",
+        "pd",
+        "ld",
+        "host",
+        "hostset",
+        "rcopy",
+        "rcopygroup",
+        "rcopytarget",
+        "rcopylink",
+        "alert",
+        "task",
+        "sys",
+        "node",
+        "cage",
+        "sched",
+        "vvcopy",
+        "flashcache",
+        "port",
+        "mag",
+        "domain",
+    ];
+    const VERBS: [(&str, &str); 22] = [
+        ("show", "read_verb"),
+        ("check", "read_verb"),
+        ("stat", "read_verb"),
+        ("hist", "read_verb"),
+        ("remove", "destroy_verb"),
+        ("free", "destroy_verb"),
+        ("dismiss", "destroy_verb"),
+        ("promote", "restore_verb"),
+        ("create", "change_verb"),
+        ("set", "change_verb"),
+        ("grow", "change_verb"),
+        ("tune", "change_verb"),
+        ("compact", "change_verb"),
+        ("start", "change_verb"),
+        ("stop", "change_verb"),
+        ("cancel", "change_verb"),
+        ("shutdown", "change_verb"),
+        ("update", "change_verb"),
+        ("import", "change_verb"),
+        ("admit", "change_verb"),
+        ("control", "change_verb"),
+        ("service", "change_verb"),
+    ];
+    VERBS.iter().find_map(|(verb, fact)| program.strip_prefix(verb).filter(|noun| NOUNS.contains(noun)).map(|_| *fact))
 }
 
 /// The fact of a client's verb once its reading and destroying words are known: any other verb
@@ -1965,6 +2191,269 @@ fn facts(
         } else {
             "change_verb"
         }),
+        // Progress OpenEdge's utilities, by their qualifier (`proutil DB -C tabanalys`, `rfutil DB
+        // -C aimage extent empty`): analyses, listings and statuses read; a forced truncation of
+        // the before-image (`truncate bi -F`), a truncated area, an emptied after-image extent
+        // and `prodel` destroy; a load of rows and a roll forward put data back; the rest (an
+        // index rebuild, `aimage end`, a shutdown) change the database. `prorest -vp`/`-vf`/`-list`
+        // only check a backup; `probkup -estimate` only sizes one.
+        "proutil" | "rfutil" | "dsrutil" | "proshut" if value_after(args, &["-C"]).is_some() => {
+            let i = args.iter().position(|a| a == "-C").map_or(0, |i| i + 1);
+            let words: Vec<String> = args[i..].iter().take(3).map(|a| a.to_ascii_lowercase()).collect();
+            let w = |k: usize| words.get(k).map_or("", String::as_str);
+            let reads = matches!(
+                w(0),
+                "busy"
+                    | "holder"
+                    | "describe"
+                    | "dbanalys"
+                    | "tabanalys"
+                    | "idxanalys"
+                    | "chanalys"
+                    | "viewb2"
+                    | "iostats"
+                    | "idxcheck"
+                    | "status"
+                    | "list"
+                    | "dbipcs"
+            ) || (w(0) == "aimage"
+                && matches!(w(1), "list" | "query" | "scan" | "full" | "extent")
+                && w(2) != "empty");
+            let destroys = (w(0) == "truncate" && (w(1) == "area" || has("-F")))
+                || (w(0) == "aimage" && (w(1) == "truncate" || (w(1) == "extent" && w(2) == "empty")));
+            // What it destroys or puts back is a database's rows, as `dropdb`'s and `pg_restore`'s.
+            if matches!(w(0), "load" | "bulkload" | "roll") {
+                out.extend(["restore_verb", "db_restore"]);
+            } else if matches!(w(0), "dump" | "dumpspecified") {
+                out.push("download");
+            } else if destroys {
+                out.extend(["destroy_verb", "db_destroy"]);
+            } else {
+                out.push(verb_fact(reads, false));
+            }
+        }
+        "proshut" if has("-by") || has("-bn") || has("-byF") || has("-shutdownTimeout") => out.push("change_verb"),
+        "prodel" => out.extend(["destroy_verb", "db_destroy"]),
+        // Solutions Enabler's daemons on this host: a listing reads; the rest start or stop them.
+        "stordaemon" if !sub.is_empty() => out.push(verb_fact(matches!(sub, "list" | "show" | "help"), false)),
+        // Citrix Hypervisor's toolstack restarted on a host.
+        "xe-toolstack-restart" => out.push("change_verb"),
+        // HTCondor's daemons told to stop, start or reconfigure: another machine's when the call
+        // names one or all (`-all`, `-name`, `-pool`, `-addr`), as [`SERVED`]'s records say.
+        "condor_off" | "condor_on" | "condor_restart" | "condor_reconfig" if !has("-help") => out.push("change_verb"),
+        "prorest" if has("-vp") || has("-vf") || has("-list") => out.push("read_verb"),
+        "prorest" => out.extend(["restore_verb", "db_restore"]),
+        "probkup" if has("-estimate") => out.push("read_verb"),
+        "prostrct" if !sub.is_empty() => out.push(verb_fact(matches!(sub, "list" | "statistics"), false)),
+        // Dell PowerMax's Solutions Enabler (`symsg -sid 412 delete SG_OLD -force -nop`): the
+        // array named is another machine. Its first verb: a listing, a `show`, a `query`, a
+        // `verify` or a `preview` reads; a delete, a snapshot's termination or freed tracks
+        // destroy; a snapshot restored or linked over a group's devices puts data back; any other
+        // (`split`, `failover`, `swap`, `set`, `move`, `commit`, `release`) changes the array.
+        tool if SYMCLI.contains(&tool) => {
+            if has("-h") || has("-help") {
+                out.push("help");
+            } else if let Some(v) = symcli_verb(tool, args) {
+                out.push(if matches!(v, "restore" | "link" | "relink") {
+                    "restore_verb"
+                } else {
+                    verb_fact(SYMCLI_READS.contains(&v), matches!(v, "delete" | "terminate" | "free"))
+                });
+            }
+        }
+        // Frappe's `bench [--site SITE] COMMAND`: a restore puts a backup over the site's database;
+        // a trim, a dropped site or an uninstalled app destroys its rows; a method run by
+        // `execute` is read by its name (`frappe.client.delete`, `...purge_old_transactions`,
+        // `frappe.client.get_count`); listings, versions and help read; a migration, an update,
+        // an install, a setup or a setting changes the site or the bench.
+        "bench" if !sub.is_empty() => {
+            let method = operands(args).nth(1).map(str::to_ascii_lowercase).unwrap_or_default();
+            let last = method.rsplit('.').next().unwrap_or("");
+            let named = |verbs: &[&str]| last.split('_').any(|w| verbs.contains(&w));
+            if has("--help") || has("--dry-run") {
+                out.push(if has("--dry-run") { "dry_run" } else { "help" });
+            } else if sub == "restore" || sub == "partial-restore" {
+                out.extend(["restore_verb", "db_restore"]);
+            } else if sub == "backup" {
+                out.push("download");
+            } else if sub == "execute" {
+                out.push(verb_fact(
+                    named(&["get", "count", "list", "exists", "show", "info"]),
+                    named(&["delete", "purge", "drop", "truncate", "trim", "remove", "clear"]),
+                ));
+            } else if matches!(sub, "trim-tables" | "trim-database" | "drop-site" | "uninstall-app" | "reinstall") {
+                out.extend(["destroy_verb", "db_destroy"]);
+            } else if matches!(
+                sub,
+                "list-apps" | "version" | "doctor" | "show-config" | "show-pending-jobs" | "list-sites" | "src"
+            ) {
+                out.push("read_verb");
+            } else if matches!(
+                sub,
+                "migrate"
+                    | "install-app"
+                    | "remove-app"
+                    | "update"
+                    | "switch-to-branch"
+                    | "set-maintenance-mode"
+                    | "set-config"
+                    | "setup"
+                    | "restart"
+                    | "set-admin-password"
+                    | "new-site"
+                    | "get-app"
+            ) {
+                out.push("change_verb");
+            }
+        }
+        // HPE 3PAR's and Primera's CLI (`ssh 3paradm@array growvv ...`), by its command's name.
+        tool if threepar_fact(tool).is_some() => out.extend(threepar_fact(tool)),
+        // TIBCO BusinessWorks 6's `bwadmin VERB ...` and BusinessWorks 5's `AppManage -VERB`: a
+        // `show`, a `help` or an export reads; an undeploy, a delete or a removal destroys what
+        // the domain ran; a start, a stop, a deploy, an upload or a configuration changes it.
+        "bwadmin" if !sub.is_empty() && !has("-f") => {
+            out.push(if matches!(sub, "show" | "help" | "version" | "export") {
+                "read_verb"
+            } else {
+                verb_fact(false, matches!(sub, "undeploy" | "delete" | "remove"))
+            })
+        }
+        "appmanage" => {
+            let verb = args.iter().find_map(|a| a.strip_prefix('-').filter(|v| APPMANAGE_VERBS.contains(v)));
+            if let Some(v) = verb {
+                out.push(if v == "export" { "download" } else { verb_fact(false, matches!(v, "undeploy" | "delete")) });
+            }
+        }
+        // TIBCO EMS's `tibemsadmin` fed its commands (`printf 'purge queue Q\n' | tibemsadmin
+        // -server tcp://...`), line by line: a `show`, an `info`, a `help` reads; a purge or a
+        // delete destroys messages or destinations; a create, a `set`, a `setprop`, a grant or a
+        // shutdown changes the server.
+        "tibemsadmin" => {
+            let fed = call.stdin_text.as_deref().unwrap_or("").to_ascii_lowercase();
+            let mut fact = None;
+            for line in fed.replace("\\n", "\n").lines() {
+                let verb = line.split_whitespace().next().unwrap_or("");
+                let this = match verb {
+                    "" | "commit" | "connect" | "disconnect" | "exit" | "quit" | "time" | "whoami" | "echo" => None,
+                    v if v.starts_with("show") || matches!(v, "info" | "help" | "h") => Some("read_verb"),
+                    "purge" | "delete" => Some("destroy_verb"),
+                    _ => Some("change_verb"),
+                };
+                fact = match (fact, this) {
+                    (Some("destroy_verb"), _) | (_, None) => fact,
+                    (Some("change_verb"), Some("read_verb")) => fact,
+                    _ => this,
+                };
+            }
+            out.extend(fact);
+        }
+        // Citrix Hypervisor's and XCP-ng's `xe NOUN-VERB ...` (`xe vm-uninstall`, `xe sr-forget`,
+        // `xe pool-restore-database`): its listings and parameters read, a dump or an export
+        // writes a file here; a destroy, an uninstall or a forget destroys; a revert or a
+        // database restored puts data back; the rest (`vm-shutdown`, `host-evacuate`,
+        // `pool-eject`) change the pool. Not tldr's `xe` (an `xargs`), whose words are no such pair.
+        "xe" => {
+            if let Some(command) = xe_command(args) {
+                let verb = command.split_once('-').map_or("", |(_, v)| v);
+                out.push(if verb.ends_with("list") || verb.starts_with("param-get") || verb.starts_with("get-") {
+                    "read_verb"
+                } else if verb.starts_with("export") || verb == "dump-database" {
+                    "download"
+                } else if matches!(verb, "revert" | "restore-database") {
+                    "restore_verb"
+                } else {
+                    verb_fact(false, matches!(verb, "destroy" | "uninstall" | "forget" | "data-destroy"))
+                });
+            } else if sub == "help" {
+                out.push("help");
+            }
+        }
+        // HTCondor's pool and IBM Spectrum LSF's cluster: a job removed destroys it; a drain, a
+        // job's or a priority's edit, an ad invalidated, a host or a queue closed, a daemon
+        // reconfigured or restarted across the cluster changes it; `-help` and LSF's
+        // `ckconfig`/`showstatus` read. HTCondor's daemons told off, on or to reconfigure are
+        // this machine's unless the call names others (`-all`, `-name`, `-pool`, `-addr`).
+        "condor_rm" if !has("-help") => out.push("destroy_verb"),
+        "condor_drain" | "condor_qedit" | "condor_advertise" | "condor_hold" | "condor_release" | "condor_vacate"
+            if !has("-help") =>
+        {
+            out.push("change_verb")
+        }
+        "condor_userprio"
+            if args.iter().any(|a| a.starts_with("-set") || a.starts_with("-reset") || a == "-delete") =>
+        {
+            out.push("change_verb")
+        }
+        "condor_config_val" if args.iter().any(|a| matches!(a.as_str(), "-rset" | "-set" | "-unset" | "-runset")) => {
+            out.push("change_verb")
+        }
+        "badmin" | "lsadmin" if !sub.is_empty() => {
+            out.push(verb_fact(matches!(sub, "ckconfig" | "showstatus" | "showconf" | "help" | "perfmon"), false))
+        }
+        "lsfshutdown" | "lsfrestart" | "lsfstartup" => out.push("change_verb"),
+        // Brocade Fabric OS's commands, run on a switch (`ssh admin@sw 'cfgsave'`): see
+        // [`fabric_os_fact`].
+        tool if fabric_os_fact(tool, args).is_some() => out.extend(fabric_os_fact(tool, args)),
+        // `date` given a time (`date 0611143024`, `date -s "2024-06-11 14:30"`) sets the clock.
+        "date"
+            if has("-s")
+                || has("--set")
+                || (!["-d", "--date", "-r", "--reference", "-f", "--file"].iter().any(|o| has(o))
+                    && operands(args).any(|o| o.len() >= 8 && o.chars().all(|c| c.is_ascii_digit() || c == '.'))) =>
+        {
+            out.push("change_verb")
+        }
+        // IBM Workload Scheduler's `conman "VERB ARGS;OPTIONS"` and `composer "VERB ..."` (not PHP's
+        // `composer`, whose words are not one quoted command), by the verb: a `show...` (`sc`,
+        // `sj`, `ss`, ...), a `display`, a `list`, a `validate` read, and so does composer's
+        // `extract` (old name `create`), which writes the definitions to a file here; composer's
+        // `delete` destroys definitions; the rest (`cancel`, `rerun`, `release`, `reply`,
+        // `stop`, `replace`, `unlock`) change the plan or the database. `optman chg`,
+        // `planman unlock|deploy|reset`, `JnextPlan` change them; `ResetPlan` and `rmstdlist`
+        // (without `-p`) destroy plans and job logs.
+        "conman" | "composer" if iws_command(call, args).is_some() => {
+            let command = iws_command(call, args).unwrap_or_default();
+            let verb = command.split([' ', ';']).next().unwrap_or("");
+            let reads = verb.starts_with("show")
+                || matches!(
+                    verb,
+                    "sc" | "sj"
+                        | "ss"
+                        | "sp"
+                        | "sr"
+                        | "sf"
+                        | "sd"
+                        | "status"
+                        | "version"
+                        | "v"
+                        | "help"
+                        | "display"
+                        | "di"
+                        | "list"
+                        | "l"
+                        | "print"
+                        | "p"
+                        | "validate"
+                        | "extract"
+                        | "ex"
+                        | "create"
+                        | "cr"
+                );
+            out.push(if tool == "composer" && matches!(verb, "extract" | "ex" | "create" | "cr") {
+                "download"
+            } else {
+                verb_fact(reads, tool == "composer" && matches!(verb, "delete" | "de"))
+            });
+        }
+        "optman" if !sub.is_empty() => out.push(verb_fact(matches!(sub, "ls" | "show" | "list"), false)),
+        // `planman crtfc`/`crttp` write a forecast or trial plan to a file here.
+        "planman" if matches!(sub, "crtfc" | "crttp") => out.push("download"),
+        "planman" if !sub.is_empty() => {
+            out.push(verb_fact(matches!(sub, "showinfo" | "history" | "showstat"), sub == "reset"))
+        }
+        "jnextplan" if !has("-help") => out.push("change_verb"),
+        "resetplan" => out.push("destroy_verb"),
+        "rmstdlist" => out.push(if has("-p") { "read_verb" } else { "destroy_verb" }),
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
             out.push("read")
@@ -2391,7 +2880,9 @@ fn facts(
         let fetches_deps = matches!(sub, "pub" | "deps" | "mod" | "packages")
             && matches!(sub2, "get" | "download" | "fetch" | "upgrade");
         let reading = verb_last.map_or_else(|| ordered.iter().any(|v| READ.contains(v)), |kind| kind == "read");
-        if (reading || prints) && !fetches_deps && !sql_client {
+        // Solutions Enabler's verb says what it does: an object's name is none (`delete view`).
+        let symcli_acts = symcli_verb(tool, args).is_some_and(|v| !SYMCLI_READS.contains(&v));
+        if (reading || prints) && !fetches_deps && !sql_client && !symcli_acts {
             out.push("read_verb");
         }
         // A server's snapshot saved into a file here (`etcdctl snapshot save`, `vault operator raft
@@ -2807,8 +3298,11 @@ fn facts(
                 *q || a.starts_with("-c") || matches!(a.as_str(), "-e" | "--eval" | "-f" | "--command" | "--file")
             })
             && !call.reads_script;
+        // Db2's command line processor runs its own commands and exits: `connect to DB`, a
+        // `list`, a `get`, a `describe` and `terminate` read (no session is left open).
+        let db2_reads = db2 && matches!(words.first(), Some(&("connect" | "list" | "get" | "describe" | "terminate")));
         let known = out.len();
-        if explained || rolls_back(call, tool) {
+        if explained || rolls_back(call, tool) || db2_reads {
             out.push("db_read");
         } else if session && !destroys && !changes && !reads {
             out.push("db_session");
@@ -5970,5 +6464,90 @@ mod tests {
         assert!(has("ctm run job::setToOk ctmsrv-prd01:0004ka -e ctm-prd", "change_verb"));
         assert!(has("ctm config server:agent::delete ctmsrv-prd01 agt-old-fin01 -e ctm-prd", "destroy_verb"));
         assert!(has("ctmcontb -DELETE FIN-GL-READY 0614", "destroy_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_384_to_391() {
+        let has = has_fact;
+        assert!(has("proutil /db/hfprod/hfprod -C truncate bi -F", "destroy_verb"));
+        assert!(has("proutil /db/hfprod/hfprod -C truncate bi -G 0", "change_verb"));
+        assert!(has("proutil /db/hfprod/hfprod -C tabanalys", "read_verb"));
+        assert!(has("proutil /db/hfprod/hfprod -C dump PUB.customer /exports/", "download"));
+        assert!(has("proutil /db/t -C load /exports/hfprod/customer.bd", "restore_verb"));
+        assert!(has("rfutil /db/hfprod/hfprod -C aimage extent empty /ai/hfprod.a3", "destroy_verb"));
+        assert!(has("rfutil /db/hfprod/hfprod -C aimage extent full", "read_verb"));
+        assert!(has("rfutil /db/hfprod/hfprod -C aimage end", "change_verb"));
+        assert!(has("proshut /db/hfprod/hfprod -C list", "read_verb") && has("proshut /db/x/x -by", "change_verb"));
+        assert!(
+            has("prorest /db/p/p /backup/p.bak", "restore_verb") && has("prorest /db/p/p /b/p.bak -vp", "read_verb")
+        );
+        assert!(has("prodel /db/hfdev/hfdev_old", "destroy_verb"));
+        assert!(has("symsg -sid 412 delete SG_ESX_CL02 -force -nop", "destroy_verb"));
+        assert!(has("symsg -sid 412 delete SG_ESX_CL02 -force -nop", "served_change"));
+        assert!(has("symrdf -sid 412 -sg SG_A -rdfg 10 failover -nop", "change_verb"));
+        assert!(has("symrdf -sid 412 -sg SG_A -rdfg 10 query", "read_verb"));
+        assert!(has("symsnapvx -sid 412 -sg SG_A -snapshot_name d restore -nop", "restore_verb"));
+        assert!(has("symconfigure -sid 412 -file c.cmd preview", "read_verb"));
+        assert!(!has("symcfg discover", "served_change") && has("symrdf failover -h", "help"));
+        let bench = "bench --site staging.acme.com execute frappe.client.delete --args \"['Item', 'X']\"";
+        assert!(has(bench, "destroy_verb"), "{:?}", facts_of(bench));
+        assert!(has("bench --site s execute frappe.client.get_count", "read_verb"));
+        assert!(has("bench --site s --force restore /b/db.sql.gz", "restore_verb"));
+        assert!(has("bench --site s trim-tables --no-backup", "destroy_verb"));
+        assert!(has("bench --site s uninstall-app x --dry-run", "dry_run"));
+        assert!(has("bench --site s migrate", "change_verb") && has("bench --site s list-apps", "read_verb"));
+        assert!(has("ssh 3paradm@3par01 growvv ORA_DATA 500G", "change_verb"));
+        assert!(has("ssh 3paradm@3par01 removevv -f old", "destroy_verb"));
+        assert!(has("ssh 3paradm@3par01 showvv -d", "read_verb"));
+        assert!(has("ssh 3paradm@3par01 promotesv snp_1", "restore_verb"));
+        assert!(has("growvv ORA_DATA 500G", "served_change") && !has("showmount -e nfs1", "read_verb"));
+        let ems = "printf 'purge queue Q.DLQ\\n' | tibemsadmin -server tcp://ems1.acme.internal:7222 -user admin";
+        assert!(has(ems, "destroy_verb"), "{:?}", facts_of(ems));
+        let show = "printf 'show queues\\nshow connections\\n' | tibemsadmin -server tcp://ems1:7222";
+        assert!(has(show, "read_verb") && !has(show, "change_verb"), "{:?}", facts_of(show));
+        assert!(has("echo 'setprop queue Q secure' | tibemsadmin -server tcp://ems1:7222", "change_verb"));
+        assert!(has("bwadmin undeploy -d PROD -a AS application x 2.0", "destroy_verb"));
+        assert!(has("bwadmin show domains", "read_verb") && has("bwadmin start -d PROD -a AS", "served_change"));
+        assert!(has("AppManage -undeploy -app Legacy/FTP -domain PROD", "destroy_verb"));
+        assert!(has("xe vm-uninstall uuid=e5a0 force=true", "destroy_verb"));
+        assert!(has("xe vm-uninstall uuid=e5a0 force=true", "served_change"));
+        assert!(has("xe -s h01 -u root -pwf f pool-ha-disable", "change_verb"));
+        assert!(
+            has("xe vm-list power-state=running", "read_verb")
+                && has("xe snapshot-revert snapshot-uuid=6f", "restore_verb")
+        );
+        assert!(has("xe vm-export vm=db filename=/mnt/db.xva", "download") && has("xe help vm-uninstall", "help"));
+        assert!(!has("find . -name '*.backup' | xe rm -v", "served_change"));
+        assert!(has("condor_rm -all", "destroy_verb") && has("condor_drain -graceful cn-r12-03", "served_change"));
+        assert!(has("badmin hclose cn-r07-14", "change_verb") && has("badmin ckconfig -v", "read_verb"));
+        assert!(!has("condor_rm -help", "destroy_verb"));
+        assert!(has("ssh admin@fa-core01 'cfgclear; cfgsave'", "destroy_verb"));
+        assert!(has("ssh admin@fa-core01 'cfgsave'", "remote_change"));
+        let show = "ssh admin@fb-core01 'fabricshow; islshow; trunkshow'";
+        assert!(has(show, "read_verb") && !has(show, "remote_change"), "{:?}", facts_of(show));
+        assert!(has("ssh admin@sw 'portname 3/14 -n \"esx-prd-09\"'", "change_verb"));
+        assert!(has("ssh admin@sw 'portname 3/14'", "read_verb") && has("ssh admin@sw 'defzone --show'", "read_verb"));
+        assert!(has("ssh admin@sw 'date \"0611143024\"'", "remote_change") && !has("date +%F", "change_verb"));
+        assert!(!has("date -d 20240611 +%s", "change_verb") && has("sudo date -s '2024-06-11 14:30'", "change_verb"));
+        assert!(has("conman \"cancel FTA#JOB;noask\"", "change_verb") && has("conman \"sj FTA#@\"", "read_verb"));
+        assert!(has("conman \"cancel FTA#JOB;noask\"", "served_change"));
+        assert!(has("composer \"delete js=L#ETL;noask\"", "destroy_verb"));
+        assert!(has("composer \"create defs.txt from js=@#@\"", "download"));
+        assert!(has("ResetPlan -scratch", "destroy_verb") && has("rmstdlist -p 14", "read_verb"));
+        assert!(has("optman chg cf=NO", "served_change") && has("optman ls", "read_verb"));
+        assert!(has("composer \"delete cal=H2023;noask\"", "served_change"));
+        assert!(!has("composer remove vendor/pkg", "served_change"));
+        assert!(!has("planman crtfc /home/tws/fc -from 03/15/2025", "served_change"));
+        assert!(has("prorest /db/p/p /backup/p.bak", "db_restore") && has("prodel /db/d/d", "db_destroy"));
+        let db2 = "ssh db2inst1@db01 'db2 connect to TWS >/dev/null && db2 \"select count(*) from MDL.JOD\"'";
+        assert!(has(db2, "db_read") && !has(db2, "remote_change"), "{:?}", facts_of(db2));
+        let view = "symaccess -sid 412 delete view -name MV_ESX_CL02 -unmap -nop";
+        assert!(has(view, "served_change") && !has(view, "read_verb"), "{:?}", facts_of(view));
+        assert!(has("ssh symapi01 'sudo stordaemon shutdown all'", "remote_change"));
+        let fed = "echo \"removealert -a -f\" | ssh 3paradm@3par-ams01";
+        assert!(has(fed, "destroy_verb") && has(fed, "remote_change"), "{:?}", facts_of(fed));
+        assert!(has("condor_off -peaceful -schedd -name schedd02", "served_change"));
+        assert!(!has("sudo -u condor condor_off -daemon startd", "served_change"));
+        assert!(has("printf 'shutdown\\n' | tibemsadmin -server tcp://ems2:7222", "served_change"));
     }
 }

@@ -593,6 +593,18 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     out.remove(before);
                     continue;
                 }
+                // `echo 'removealert -a -f' | ssh admin@array`: given no command, the remote shell
+                // runs what was printed, there.
+                if let Some(code) = &carried
+                    && out.len() == before + 1
+                    && base(&out[before].program) == "ssh"
+                    && !out[before].remote
+                    && ssh_command(&out[before].args.iter().map(|a| (a.clone(), false)).collect::<Vec<_>>()).is_none()
+                    && parse_into(code, &Context { depth: ctx.depth + 1, remote: true, ..*ctx }, out)
+                {
+                    out.remove(before);
+                    continue;
+                }
                 // `printf 'all:\n\trm -rf ~' | make -f -`: the recipes of the makefile printed.
                 if let Some(text) = &carried
                     && out.len() == before + 1
@@ -616,7 +628,7 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                     && out.len() == before + 1
                     && (matches!(
                         base(&out[before].program),
-                        "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman" | "weed" | "jil"
+                        "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman" | "weed" | "jil" | "tibemsadmin"
                     ) || (is_database_client(&out[before].program)
                         && !PIPE_UNSEEN.contains(&base(&out[before].program))))
                     && out[before].stdin_text.is_none()
