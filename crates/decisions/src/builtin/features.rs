@@ -218,6 +218,7 @@ pub fn of(call: &Call) -> Vec<String> {
         "pcs" => !call.args.iter().any(|a| a == "-f"),
         // tldr's `xe` is an `xargs`: only Citrix Hypervisor's `xe NOUN-VERB` is a pool's.
         "xe" => xe_command(args).is_some(),
+        "pmrep" => first != "connect",
         "condor_off" | "condor_on" | "condor_restart" | "condor_reconfig" => {
             ["-all", "-name", "-pool", "-addr"].iter().any(|o| call.args.iter().any(|a| a == o))
         }
@@ -379,7 +380,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 131] = [
+const SERVED: [&str; 144] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -530,6 +531,23 @@ const SERVED: [&str; 131] = [
     "lsfshutdown",
     "lsfrestart",
     // IBM Workload Scheduler's plan and database.
+    // Informatica's services and repository (not `pmrep connect`, which saves a connection
+    // here); DataStage's server; MaxDB's database servers.
+    "pmcmd",
+    "pmrep",
+    "infacmd",
+    "infacmd.sh",
+    "dsjob",
+    "dbmcli",
+    // IBM Spectrum Virtualize's systems.
+    "svctask",
+    "satask",
+    // Hitachi's arrays, through CCI.
+    "raidcom",
+    "pairsplit",
+    "paircreate",
+    "pairresync",
+    "horctakeover",
     "conman",
     "composer",
     "optman",
@@ -549,6 +567,9 @@ fn cmdlet_verbs(program: &str) -> Option<Vec<&'static str>> {
         return None;
     }
     let kind = match verb.to_ascii_lowercase().as_str() {
+        // `Format-Volume` and `Format-Partition` write a new file system over a volume's; the other
+        // `Format-` cmdlets format output.
+        "format" if matches!(noun, "Volume" | "Partition") => "destroy",
         "get" | "find" | "search" | "test" | "show" | "read" | "measure" | "compare" | "resolve" | "trace"
         | "watch" | "wait" | "receive" | "select" | "format" => "read",
         "remove" | "clear" | "uninstall" | "unregister" | "revoke" => "destroy",
@@ -708,8 +729,13 @@ fn queries(url: &str) -> bool {
     // which registers nothing.
     let tests_compatibility =
         url.contains("://") && url.split(['?', '#']).next().is_some_and(|p| p.contains("/compatibility/subjects/"));
+    // IBM Spectrum Virtualize's REST API takes every command as a POST: its `ls...` commands list
+    // (`POST https://fs9200:7443/rest/v1/lsvdisk`).
+    let lists = url.contains("/rest/")
+        && last_segment(url).is_some_and(|last| last.starts_with("ls") && last.chars().all(|c| c.is_ascii_lowercase()));
     !url.starts_with('-')
         && (tests_compatibility
+            || lists
             || last_segment(url).is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str())))
 }
 
@@ -2454,6 +2480,136 @@ fn facts(
         "jnextplan" if !has("-help") => out.push("change_verb"),
         "resetplan" => out.push("destroy_verb"),
         "rmstdlist" => out.push(if has("-p") { "read_verb" } else { "destroy_verb" }),
+        // Hitachi's CCI: `raidcom VERB OBJECT` (`get` reads; `delete` destroys, and so does an
+        // LDEV's initialisation, a format; `add`, `modify`, `extend`, `map` change the array), and
+        // its pair commands: a split, a creation, a resync or a takeover changes the pairs (a
+        // resync told `-restore` copies the secondary back over the primary); a display, a
+        // check or a wait reads.
+        "raidcom" if !sub.is_empty() && !has("-h") => out.push(match sub {
+            "get" => "read_verb",
+            "delete" | "initialize" => "destroy_verb",
+            _ => "change_verb",
+        }),
+        "pairresync" if has("-restore") => out.push("restore_verb"),
+        "pairsplit" | "paircreate" | "pairresync" | "horctakeover" | "pairsyncwait" if !has("-h") => {
+            out.push("change_verb")
+        }
+        "pairdisplay" | "pairvolchk" | "pairevtwait" | "raidqry" | "inqraid" | "raidscan" => out.push("read_verb"),
+        // IBM Spectrum Virtualize's (Storwize's, FlashSystem's) `svctask CMD` and `satask CMD`, by
+        // the command: an `ls...` reads, an `rm...` destroys, the rest (`mkvdisk`, `chpartnership`,
+        // `stopfcmap`, `applysoftware`) change the system; `svcinfo` and `sainfo` read. A
+        // configuration backup written there changes it; one restored puts one back.
+        "svctask" | "satask" if !sub.is_empty() => {
+            out.push(if sub.starts_with("ls") { "read_verb" } else { verb_fact(false, sub.starts_with("rm")) })
+        }
+        "svcinfo" | "sainfo" => out.push("read_verb"),
+        "svcconfig" if !sub.is_empty() => out.push(if sub == "restore" { "restore_verb" } else { "change_verb" }),
+        // Informatica PowerCenter's `pmcmd VERB` (workflows started, stopped, aborted or scheduled
+        // on the Integration Service; `get...details` and `ping...` read), `pmrep VERB` (the
+        // repository: a deletion or a truncated log destroys, an export writes a file here, a
+        // listing or a validation reads, an import or a deployment changes it; `connect` saves
+        // the connection here) and `infacmd SERVICE VERB` (the domain: a removal or a purge
+        // destroys, a listing or a `get` reads). DataStage's `dsjob -run`/`-stop` runs or stops
+        // jobs on its server; its listings and logs read.
+        "pmcmd" if !sub.is_empty() => {
+            out.push(verb_fact(["get", "ping", "show", "version", "help"].iter().any(|r| sub.starts_with(r)), false))
+        }
+        "pmrep" if !sub.is_empty() => out.push(if sub == "objectexport" {
+            "download"
+        } else {
+            verb_fact(
+                ["list", "validate", "version", "help", "get", "find", "show"].iter().any(|r| sub.starts_with(r)),
+                ["delete", "truncate", "purge", "cleanup"].iter().any(|d| sub.starts_with(d)),
+            )
+        }),
+        "infacmd" | "infacmd.sh" if !sub2.is_empty() => out.push(verb_fact(
+            ["list", "get", "ping", "help", "show"].iter().any(|r| sub2.starts_with(r)),
+            ["remove", "delete", "purge"].iter().any(|d| sub2.starts_with(d)),
+        )),
+        "dsjob" => {
+            if has("-run") || has("-stop") || has("-unlock") {
+                out.push("change_verb");
+            } else if ["-ljobs", "-lprojects", "-jobinfo", "-logsum", "-logdetail", "-report", "-lparams", "-lstages"]
+                .iter()
+                .any(|o| has(o))
+            {
+                out.push("read_verb");
+            }
+        }
+        // SAP MaxDB's `dbmcli [-n HOST] -d DB -U KEY COMMAND`, by its command: a listing, a
+        // state, an info or a `get` reads; a database dropped destroys; a recovery or an
+        // activation from a backup puts one back; the rest (`db_offline`, `db_restart`,
+        // `param_directput`, `backup_start`) change the database server.
+        "dbmcli" if operands(args).any(|w| w == "help") => out.push("help"),
+        "dbmcli" => {
+            let command = operands(args)
+                .map(str::to_ascii_lowercase)
+                .find(|w| w.contains('_') && w.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+            if let Some(c) = command {
+                out.push(if c.starts_with("recover") || (c == "db_activate" && text.contains("recover")) {
+                    "restore_verb"
+                } else {
+                    verb_fact(
+                        ["list", "state", "info", "get", "show", "enum"].iter().any(|r| c.contains(r)),
+                        matches!(c.as_str(), "db_drop" | "db_clear"),
+                    )
+                });
+            }
+        }
+        // SONiC's `config ...` (saved, reloaded, loaded, a BGP neighbour or a port shut down) and
+        // `config-setup factory` (the factory configuration, over the switch's own); its
+        // `sonic-db-cli DB COMMAND` as Redis's commands; NVIDIA Cumulus's `nv`: `show` reads,
+        // `set`/`unset`/`config` change the switch, `action reboot` restarts it; FRR's `vtysh -c
+        // CMD`: `show` reads, a `clear` resets sessions, the rest configure.
+        "config" if !sub.is_empty() && !has("-h") && !has("--help") => out.push("change_verb"),
+        "config-setup" if sub == "factory" => out.push("destroy_verb"),
+        "sonic-db-cli" if !sub2.is_empty() => out.push(match sub2 {
+            "del" | "hdel" | "flushdb" | "flushall" => "destroy_verb",
+            "hget" | "hgetall" | "keys" | "get" | "exists" | "hexists" | "scan" | "hkeys" | "info" => "read_verb",
+            _ => "change_verb",
+        }),
+        "warm-reboot" | "fast-reboot" | "soft-reboot" if !has("-h") => out.push("power"),
+        "nv" if sub == "action" && sub2 == "reboot" => out.push("power"),
+        "nv" if !sub.is_empty() => out.push(verb_fact(matches!(sub, "show" | "list-commands" | "help"), false)),
+        "vtysh" => {
+            let commands: Vec<String> = args
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i > 0 && matches!(args[i - 1].as_str(), "-c" | "--command"))
+                .map(|(_, a)| a.trim().to_ascii_lowercase())
+                .collect();
+            if !commands.is_empty() {
+                let reads = commands.iter().all(|c| c.starts_with("show") || c.starts_with("sh ") || c == "exit");
+                out.push(verb_fact(reads, false));
+            }
+        }
+        // OpenSC's `pkcs11-tool` on a token: a token initialised or an object deleted destroys
+        // keys; a key generated, an object written or a PIN set changes it; listings, an info, an
+        // object read and the self-test read.
+        "pkcs11-tool" => {
+            if has("--init-token") || has("--delete-object") || has("-b") {
+                out.push("destroy_verb");
+            } else if [
+                "--keypairgen",
+                "--keygen",
+                "--write-object",
+                "--init-pin",
+                "--change-pin",
+                "--unwrap",
+                "-k",
+                "-w",
+            ]
+            .iter()
+            .any(|o| has(o))
+            {
+                out.push("change_verb");
+            } else if args.iter().any(|a| {
+                a.starts_with("--list-")
+                    || matches!(a.as_str(), "--show-info" | "--read-object" | "--test" | "-L" | "-O" | "-I" | "-r")
+            }) {
+                out.push("read_verb");
+            }
+        }
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
             out.push("read")
@@ -2683,7 +2839,8 @@ fn facts(
             // "lease4-get"}`, JSON-RPC's `"method": "eth_getBalance"`, Arista's `runCmds` of `show`
             // commands).
             let graphql = args.windows(2).any(|w| BODY_FLAGS.contains(&w[0].as_str()) && body_reads(&w[1]));
-            let query = body
+            // A POST with no body asks the same (Spectrum Virtualize's `POST .../rest/v1/lsvdisk`).
+            let query = (body || method.as_deref() == Some("POST"))
                 && method.as_deref().is_none_or(|m| m != "DELETE")
                 && (args.iter().any(validates)
                     || !method.as_deref().is_some_and(|m| matches!(m, "PUT" | "PATCH"))
@@ -3193,6 +3350,7 @@ fn facts(
                     "nzsql" | "influx" => (&["-host"], false),
                     "hdbsql" => (&["-n"], true),
                     "impala-shell" => (&["-i", "--impalad"], true),
+                    "exaplus" => (&["-c"], true),
                     _ => (&[], false),
                 };
                 value_after(args, options)
@@ -3200,7 +3358,9 @@ fn facts(
             }
             // A cloud warehouse's own client: its server is the service's (`snowsql -c prod`,
             // `snow sql`, `bq query`).
-            || matches!(tool, "snowsql" | "snow" | "bq");
+            || matches!(tool, "snowsql" | "snow" | "bq")
+            // Exasol's `exaplus -profile NAME`: a saved connection to its cluster.
+            || (tool == "exaplus" && has("-profile"));
         // Its words, whole: `deleted_at` deletes nothing, nor `updated_at` updates, nor SQL's
         // functions of those names (`replace(email, ...)`, MySQL's `truncate(price, 2)`); a
         // method is a call (`db.users.drop()`).
@@ -6549,5 +6709,55 @@ mod tests {
         assert!(has("condor_off -peaceful -schedd -name schedd02", "served_change"));
         assert!(!has("sudo -u condor condor_off -daemon startd", "served_change"));
         assert!(has("printf 'shutdown\\n' | tibemsadmin -server tcp://ems2:7222", "served_change"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_392_to_399() {
+        let has = has_fact;
+        assert!(has("raidcom delete ldev -ldev_id 0x2F10 -IH0", "destroy_verb"));
+        assert!(has("raidcom add lun -port CL1-A-5 -ldev_id 0x1A30 -lun_id 12 -IH0", "served_change"));
+        assert!(has("raidcom get ldev -ldev_id 0x1A20 -fx -IH0", "read_verb"));
+        assert!(!has("raidcom get ldev -ldev_id 0x1A20 -fx -IH0", "served_change"));
+        assert!(has("ssh cci01 'horctakeover -g ORA_PRD_HUR -t 3600 -IH1'", "remote_change"));
+        assert!(has("pairresync -g SAP_PRD_SI -restore -IM10", "restore_verb"));
+        assert!(has("pairdisplay -g ORA_PRD_HUR -fcx -IH0", "read_verb"));
+        assert!(has("ssh fs9200 'svctask rmvdisk -force vmfs_old_ds03'", "destroy_verb"));
+        assert!(has("ssh fs9200 'svctask chpartnership -stop fs7300'", "remote_change"));
+        assert!(has("svctask mkvdisk -mdiskgrp P0 -size 2 -unit tb", "served_change"));
+        assert!(has("ssh fs9200 'svcinfo lsvdisk -delim :'", "read_verb"));
+        let rest = "curl -sk -X POST https://fs9200:7443/rest/v1/lsvdisk -H \"X-Auth-Token: $T\"";
+        assert!(!has(rest, "remote_change") && !has(rest, "elsewhere_change"), "{:?}", facts_of(rest));
+        assert!(has(rest, "read") && !has(rest, "send"), "{:?}", facts_of(rest));
+        assert!(
+            has("dbmcli -d MXD -U c help db_drop", "help") && !has("dbmcli -d MXD -U c help db_drop", "destroy_verb")
+        );
+        let pm = "pmcmd stopworkflow -sv IS_PRD -d Dom -uv U -pv P -f FIN wf_load";
+        assert!(has(pm, "served_change"), "{:?}", facts_of(pm));
+        assert!(has("pmcmd getworkflowdetails -sv IS_PRD -f FIN wf_load", "read_verb"));
+        assert!(has("pmrep deletefolder -n FIN_DW_OLD", "destroy_verb"));
+        assert!(!has("pmrep connect -r RS_PRD -d Dom -n svc -X PWD", "served_change"));
+        assert!(has("infacmd.sh isp removeService -dn D -un A -sn IS_OLD", "destroy_verb"));
+        assert!(
+            has("dsjob -run -mode RESET DW_PROD px_load", "served_change") && has("dsjob -ljobs DW_PROD", "read_verb")
+        );
+        assert!(has("dbmcli -U cprd db_offline", "served_change") && has("dbmcli -d MXP -U c db_state", "read_verb"));
+        assert!(has("dbmcli -n qa01 -d MXQ -U cqa -uUTL -c db_activate RECOVER MXPFULL DATA", "restore_verb"));
+        assert!(has("Format-Volume -DriveLetter E -FileSystem NTFS -Force", "destroy_verb"));
+        assert!(!has("Get-Process | Format-Table -AutoSize", "destroy_verb"));
+        assert!(has("ssh admin@leaf07 'sudo config-setup factory'", "destroy_verb"));
+        assert!(has("ssh admin@leaf01 \"sudo config bgp shutdown all\"", "remote_change"));
+        assert!(has("sonic-db-cli CONFIG_DB DEL 'BGP_NEIGHBOR|10.0.0.57'", "destroy_verb"));
+        assert!(has("nv action reboot system", "power") && has("nv show interface", "read_verb"));
+        assert!(has("ssh c@b01 \"sudo vtysh -c 'clear bgp vrf t1 *'\"", "remote_change"));
+        assert!(has("vtysh -c 'show bgp summary'", "read_verb"));
+        assert!(has(
+            "pkcs11-tool --module /usr/lib/libC.so --slot 1 --init-token --so-pin \"$P\" --label DR",
+            "destroy_verb"
+        ));
+        assert!(has("pkcs11-tool --module /usr/lib/libC.so --login --keypairgen --key-type rsa:4096", "change_verb"));
+        assert!(has("pkcs11-tool --module /usr/lib/libC.so --list-slots", "read_verb"));
+        let exa = "exaplus -profile dwh_prod -sql \"ALTER SYSTEM SET QUERY_TIMEOUT = 1800;\"";
+        assert!(has(exa, "db_change_remote") || has(exa, "db_destroy_remote"), "{:?}", facts_of(exa));
+        assert!(has("exaplus -c exa1.acme.lan:8563 -u sys -sql \"SELECT COUNT(*) FROM T;\"", "db_read"));
     }
 }

@@ -70,7 +70,7 @@ pub fn is_database_client(program: &str) -> bool {
 }
 
 /// Database clients whose statements are SQL, with SQL's comments.
-pub const SQL_CLIENTS: [&str; 19] = [
+pub const SQL_CLIENTS: [&str; 20] = [
     "psql",
     "mysql",
     "mariadb",
@@ -92,9 +92,10 @@ pub const SQL_CLIENTS: [&str; 19] = [
     // Teradata's BTEQ and Informix's DB-Access, which read their statements from their input.
     "bteq",
     "dbaccess",
-    // SAP HANA's `hdbsql`; Netezza's `nzsql`.
+    // SAP HANA's `hdbsql`; Netezza's `nzsql`; Exasol's `exaplus`.
     "hdbsql",
     "nzsql",
+    "exaplus",
 ];
 
 /// Whether a program (by its name) is a database's client: an SQL one, MongoDB's or Redis's.
