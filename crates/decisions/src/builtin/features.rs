@@ -380,7 +380,7 @@ fn name_verbs(tool: &str) -> Vec<&'static str> {
 /// a DNS server's zone data (`pdnsutil`), a directory (FreeIPA's `ipa`, Keycloak's `kcadm.sh`), an
 /// Alertmanager (`amtool`), a Ceph cluster (`ceph`, `rbd`, `radosgw-admin`), Elastic Beanstalk's
 /// environments (`eb`), a CDN's services (`fastly`), Kamal's servers (`kamal`).
-const SERVED: [&str; 144] = [
+const SERVED: [&str; 150] = [
     "scontrol",
     "sacctmgr",
     "gam",
@@ -539,6 +539,14 @@ const SERVED: [&str; 144] = [
     "infacmd.sh",
     "dsjob",
     "dbmcli",
+    // HPE Ezmeral's (MapR's) clusters.
+    "maprcli",
+    // Veritas InfoScale's clusters.
+    "hagrp",
+    "hares",
+    "hasys",
+    "hacli",
+    "vradmin",
     // IBM Spectrum Virtualize's systems.
     "svctask",
     "satask",
@@ -2610,6 +2618,79 @@ fn facts(
                 out.push("read_verb");
             }
         }
+        // Apache Accumulo's `accumulo shell -e "CMD"`, by the command: a listing, a scan, a
+        // `help` reads; a table deleted, rows deleted or a table dropped destroys; the rest
+        // (`config -s`, `setauths`, `revoke`, `offline`, `merge`, `importdirectory`) change the
+        // instance. `accumulo init` over an instance destroys it; `rfile-info` reads.
+        "accumulo" if sub == "shell" => {
+            if let Some(command) = value_after(args, &["-e", "--execute-command"]) {
+                let c = command.to_ascii_lowercase();
+                let verb = c.split_whitespace().next().unwrap_or("");
+                out.push(verb_fact(
+                    matches!(
+                        verb,
+                        "tables" | "scan" | "help" | "info" | "whoami" | "users" | "getauths" | "du" | "grep"
+                    ) || (verb == "config" && !c.contains(" -s ") && !c.contains(" -d ")),
+                    matches!(verb, "deletetable" | "deleterows" | "droptable" | "deletemany" | "droprows" | "delete"),
+                ));
+            }
+        }
+        "accumulo" if sub == "init" => out.push("destroy_verb"),
+        "accumulo" if matches!(sub, "rfile-info" | "info" | "version" | "help") => out.push("read_verb"),
+        // HPE Ezmeral's (MapR's) `maprcli NOUN [NOUN] VERB`: `list`, `info`, `show` read; `delete`
+        // and `remove` destroy; the rest (`modify`, `create`, `rename`, `unmount`, `enable`,
+        // `restart` through `node services`) change the cluster.
+        "maprcli" if !sub.is_empty() => {
+            let words: Vec<String> = operands(args).map(str::to_ascii_lowercase).take(3).collect();
+            let verb = words
+                .iter()
+                .find(|w| matches!(w.as_str(), "list" | "info" | "show" | "cldbmaster" | "delete" | "remove"))
+                .or(words.get(1))
+                .map_or("", String::as_str);
+            out.push(verb_fact(
+                matches!(verb, "list" | "info" | "show" | "cldbmaster" | "summary"),
+                matches!(verb, "delete" | "remove"),
+            ));
+        }
+        // Veritas InfoScale's cluster (VCS): `hagrp`, `hares`, `hasys` by their option: a state, a
+        // listing, a display or a value reads; a deletion destroys what the cluster ran; the rest
+        // (`-switch`, `-offline`, `-freeze`, `-modify`, `-clear`, `-force`) change it. `hastop`,
+        // `haconf`, `hacli -cmd`, `gabconfig -U` change it; Volume Replicator's `vradmin` takeover
+        // or migration changes the replication; `vxdg destroy` and `vxdiskunsetup` destroy a disk
+        // group's or a disk's setup.
+        "hagrp" | "hares" | "hasys" => {
+            let reads = ["-state", "-list", "-display", "-value", "-dep", "-resources", "-nodeid", "-help"];
+            if args.iter().any(|a| reads.contains(&a.as_str())) {
+                out.push("read_verb");
+            } else if args.iter().any(|a| a.starts_with('-')) {
+                out.push(verb_fact(false, has("-delete")));
+            }
+        }
+        "hastop" | "haconf" | "hacli" if !has("-help") => out.push("change_verb"),
+        "gabconfig" if has("-U") || has("-x") || has("-c") => out.push("change_verb"),
+        "vradmin" | "vxdg" => {
+            // The verb past the disk group `-g` names (`vxdg -g nfsdg free`).
+            let g = args.iter().position(|a| a == "-g").map(|k| k + 1);
+            let verb =
+                args.iter().enumerate().find(|(k, a)| !a.starts_with('-') && Some(*k) != g).map(|(_, a)| a.as_str());
+            if let Some(v) = verb {
+                out.push(verb_fact(
+                    matches!(
+                        v,
+                        "printrvg" | "printvol" | "repstatus" | "verifydata" | "stats" | "list" | "free" | "spare"
+                    ),
+                    matches!(v, "delpri" | "delsec" | "destroy"),
+                ));
+            }
+        }
+        "vxdiskunsetup" => out.push("destroy_verb"),
+        // A router's own command lines over ssh: Huawei VRP's `display ...` and the session's
+        // `screen-length ... temporary` and `quit` read; Nokia SR OS's `admin save`, `admin
+        // reboot` and `admin rollback revert` change the router.
+        "display" | "screen-length" | "quit" if call.remote => out.push("read_verb"),
+        "admin" if call.remote && (matches!(sub, "save" | "reboot") || (sub == "rollback" && sub2 == "revert")) => {
+            out.push("change_verb")
+        }
         // Rake's listings of its tasks (`rake -T`, `--tasks`, `-D`, `-W`, `-P`) run none of them.
         "rake" if ["-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs"].iter().any(|o| has(o)) => {
             out.push("read")
@@ -3570,6 +3651,13 @@ fn body_statements(body: &str) -> Vec<String> {
 /// Whether a request's JSON body only asks to read, read once for both questions: a GraphQL query
 /// ([`graphql_reads`]) or a command to a control API ([`rpc_reads`]).
 fn body_reads(body: &str) -> bool {
+    // Solace's SEMP v1 takes every request as an XML `<rpc>`: one that only shows reads
+    // (`<rpc><show><config-sync/></show></rpc>`).
+    let xml = body.trim_start().to_ascii_lowercase();
+    if let Some(rest) = xml.strip_prefix("<rpc") {
+        let inner = rest.split_once('>').map_or("", |(_, i)| i.trim_start());
+        return inner.starts_with("<show>") || inner.starts_with("<show ");
+    }
     if body.len() > 100_000 || !body.trim_start().starts_with('{') {
         return false;
     }
@@ -6759,5 +6847,35 @@ mod tests {
         let exa = "exaplus -profile dwh_prod -sql \"ALTER SYSTEM SET QUERY_TIMEOUT = 1800;\"";
         assert!(has(exa, "db_change_remote") || has(exa, "db_destroy_remote"), "{:?}", facts_of(exa));
         assert!(has("exaplus -c exa1.acme.lan:8563 -u sys -sql \"SELECT COUNT(*) FROM T;\"", "db_read"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_400_to_403() {
+        let has = has_fact;
+        let del = "accumulo shell -u root -p \"$P\" -e \"deletetable -f events_raw_2022\"";
+        assert!(has(del, "destroy_verb"), "{:?}", facts_of(del));
+        assert!(has("accumulo shell -u ro -p \"$P\" -e \"tables -l\"", "read_verb"));
+        assert!(has("accumulo shell -u root -p \"$P\" -e \"setauths -u a -s PII\"", "change_verb"));
+        assert!(has("maprcli volume remove -name acc.scratch -force true", "served_change"));
+        assert!(has("maprcli volume list -columns volumename", "read_verb"));
+        assert!(has("maprcli node services -name nodemanager -action restart -nodes d03", "served_change"));
+        let semp = "curl -s -u \"$U:$P\" -X POST https://solace1:943/SEMP -d '<rpc><show><config-sync></config-sync></show></rpc>'";
+        assert!(has(semp, "read") && !has(semp, "send"), "{:?}", facts_of(semp));
+        assert!(has("hagrp -switch ora_erp_sg -to hlxdb02", "served_change"));
+        assert!(has("hagrp -state ora_erp_sg", "read_verb") && !has("hagrp -state ora_erp_sg", "served_change"));
+        assert!(has("haconf -makerw && hagrp -delete web_sg && haconf -dump -makero", "destroy_verb"));
+        assert!(has("vxdg destroy olddwdg", "destroy_verb") && has("vxdg list", "read_verb"));
+        assert!(has("ssh root@nfs01 'vxdg -g nfsdg free'", "read_verb"));
+        assert!(!has("ssh root@nfs01 'vxdg -g nfsdg free'", "remote_change"));
+        assert!(
+            has("vradmin -g erpdg repstatus erp_rvg", "read_verb")
+                && has("vradmin -g erpdg takeover erp_rvg", "served_change")
+        );
+        assert!(!has("ssh admin@pe2 'admin rollback compare active-cfg to latest-rb'", "remote_change"));
+        assert!(has("ssh admin@pe1 'admin rollback revert latest-rb now'", "remote_change"));
+        let vrp = "printf 'screen-length 0 temporary\\ndisplay interface brief\\nquit\\n' | ssh -tt netops@ne40e-lon01";
+        assert!(!has(vrp, "remote_change"), "{:?}", facts_of(vrp));
+        assert!(has("ssh admin@pe1-ams01 'admin save'", "remote_change"));
+        assert!(!has("display -resize 50% photo.png", "read_verb"));
     }
 }
