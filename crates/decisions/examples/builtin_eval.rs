@@ -333,7 +333,9 @@ fn explain(command: &str) {
     for call in decisions::builtin::shell::analyse(command).calls {
         let seen = m.has_seen(decisions::builtin::features::program(&call));
         println!("call {} (program seen: {seen}, elsewhere: {})", call.program, call.elsewhere());
-        let mut rows: Vec<(String, [f64; LEVELS])> = decisions::builtin::features::of(&call)
+        let features =
+            if seen { decisions::builtin::features::of(&call) } else { decisions::builtin::features::of_unseen(&call) };
+        let mut rows: Vec<(String, [f64; LEVELS])> = features
             .into_iter()
             .map(|f| {
                 let w = m.weights_of(&f);

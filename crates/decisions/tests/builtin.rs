@@ -169,6 +169,50 @@ fn a_program_no_labelled_row_named_is_judged_less_surely_than_one_it_knows() {
 }
 
 #[test]
+fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
+    let m = builtin::model();
+    let call = |c: &str| builtin::shell::analyse(c).calls.into_iter().next().expect("a call");
+    // Programs and words no labelled row or reading names, made up here.
+    for c in ["qadm rmqueue q1", "removezork lun3", "zorkctl -delete grp1"] {
+        assert!(!m.has_seen(builtin::features::program(&call(c))), "{c}");
+    }
+    let p3 = |c: &str| m.command(c)[3];
+    let p0 = |c: &str| m.command(c)[0];
+    // A verb joined to its object (`rmvdisk`, `mkhost`) destroys or changes; on another machine
+    // rule 4 makes either level 3.
+    for c in [
+        "ssh arr1 'qadm rmqueue -f q1'",
+        "ssh arr1 'qadm deletequeue q1'",
+        "ssh arr1 'qadm mkqueue q2'",
+        "ssh arr1 'removezork -f lun3'",
+        "ssh arr1 'zorkctl -delete grp1'",
+        "ssh dokku@vps1 zork:restart api",
+        "ssh fw1 'zorkexec reboot'",
+    ] {
+        assert!(p3(c) > 0.9, "{c}: {:?}", m.command(c));
+    }
+    // One that reads stays a read there.
+    for c in ["ssh arr1 'qadm lsqueue'", "ssh arr1 'qadm showqueue q1'", "ssh arr1 'qadm display q1'"] {
+        assert!(p0(c) > 0.9, "{c}: {:?}", m.command(c));
+    }
+    // Here, a joined destroying verb is more likely destructive than the same program's other word.
+    assert!(p3("qadm removeuser bob") > p3("qadm frobuser bob") + 0.3);
+    // Not a name that only starts like a verb (`rmadison`), a username after an option, a call for
+    // help, a dry run, nor a script, judged by its name.
+    for c in [
+        "ssh h1 'rmzork -u debian x'",
+        "ssh h1 'zorkedit -L -u mkowalski'",
+        "ssh h1 'zorkctl --help rmqueue'",
+        "ssh h1 'zorkctl rmqueue --dry-run'",
+        "ssh h1 './zork-rmqueue.sh'",
+    ] {
+        let joined = builtin::features::of_unseen(&call(c));
+        let plain = builtin::features::of(&call(c));
+        assert_eq!(joined, plain, "{c}");
+    }
+}
+
+#[test]
 fn a_command_on_another_machine_that_changes_anything_is_judged_by_rule_4() {
     let m = builtin::model();
     let score = |c: &str| builtin::expected(&m.command(c));

@@ -4706,6 +4706,144 @@ pub fn buckets(call: &Call) -> Vec<usize> {
     hashed(of(call).iter())
 }
 
+/// The buckets of a call whose program no labelled row names: its features, and the verb an
+/// administrator's own command language joins to its object (`rmvdisk`, `mkhost`, `lsqueue`,
+/// `removeuser`, `vol_destroy`), when nothing else gave the call one ([`joined_verb_facts`]).
+/// Only the embedded model asks for these, for a program it has never seen; training sees no
+/// such call (every program it fits on is one a row names), so the weights are the same.
+pub fn unseen_buckets(call: &Call) -> Vec<usize> {
+    hashed(of_unseen(call).iter())
+}
+
+/// The features of a call whose program no labelled row names ([`unseen_buckets`]).
+pub fn of_unseen(call: &Call) -> Vec<String> {
+    let mut f = of(call);
+    let extra = joined_verb_facts(call, &f);
+    f.extend(extra);
+    f
+}
+
+/// The verbs an unfamiliar command language joins to its objects, as the rules' verb facts name
+/// them. The two-letter ones are the Unix tradition's (`rm`, `mk`, `ch`, `ls`) that storage and
+/// cluster CLIs follow (`rmvdisk`, `mkhost`, `chvdisk`, `lsvdisk`). Not `mod`, `new` or `set`
+/// (`models`, `news` and `settings` read), nor `format`, `start`, `release` or `submit`, which a
+/// formatter, a dev server, a build and a scheduler use for what changes nothing elsewhere.
+const JOINED: [(&str, &[&str]); 3] = [
+    (
+        "destroy",
+        &["eradicate", "truncate", "destroy", "delete", "remove", "purge", "erase", "drop", "wipe", "del", "rm"],
+    ),
+    (
+        "read",
+        &[
+            "describe", "display", "status", "lookup", "report", "search", "verify", "query", "check", "print", "show",
+            "list", "view", "info", "find", "stat", "get", "ls",
+        ],
+    ),
+    (
+        "change",
+        &[
+            "deactivate",
+            "unregister",
+            "activate",
+            "register",
+            "shutdown",
+            "restart",
+            "failover",
+            "promote",
+            "unmount",
+            "replace",
+            "create",
+            "modify",
+            "update",
+            "enable",
+            "disable",
+            "attach",
+            "detach",
+            "expand",
+            "extend",
+            "resize",
+            "rename",
+            "reboot",
+            "cancel",
+            "mount",
+            "reset",
+            "shrink",
+            "stop",
+            "grow",
+            "add",
+            "mk",
+            "ch",
+        ],
+    ),
+];
+
+/// The kind of verb a word of an unfamiliar command language starts with, joined to at least two
+/// more letters (three after a two-letter verb: `rmvdisk`, `lsqueue`, `removeuser`; not `ls`,
+/// `chat` or `adder`), or is (`display`, `restart`, `cancel`). `two` allows the two-letter verbs:
+/// a program's name made of one is often no verb (`rmadison`).
+fn joined_kind(word: &str, two: bool) -> Option<&'static str> {
+    if !word.chars().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    JOINED.iter().find_map(|(kind, verbs)| {
+        verbs
+            .iter()
+            .filter(|v| two || v.len() > 2)
+            .any(|v| {
+                word.strip_prefix(v).is_some_and(|rest| {
+                    rest.is_empty() && v.len() > 3 || rest.len() >= 2.max(5usize.saturating_sub(v.len()))
+                })
+            })
+            .then_some(*kind)
+    })
+}
+
+/// The verb facts of a call of an unfamiliar program whose features give it none: the kind of
+/// verb its name starts with or is (`removeuser`, `ps:restart`), or its first word's (`svctask
+/// rmvdisk`, `qadm lsqueue`, `execute reboot`), or a first option's (`hagrp -delete`), as `facts` gives a
+/// verb of its lists: the fact, its pairings with another machine and `sudo`, and on another
+/// machine a change. Not for a script, which is judged by its name, nor a call for help.
+fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
+    let known = features.iter().any(|f| {
+        f.starts_with("v=")
+            || f == "x=script"
+            || f.starts_with("R=")
+                && (f.ends_with("_verb") || f.starts_with("R=db_") || matches!(f.as_str(), "R=help" | "R=dry_run"))
+    });
+    let helps = |a: &String| matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?") || a.contains("dry");
+    let program = call.program.to_ascii_lowercase();
+    let name = base(&program);
+    if known || matches!(name, "help" | "man" | "info") || call.args.iter().any(helps) {
+        return Vec::new();
+    }
+    let first = call.args.first().map(String::as_str);
+    // A name's verb may follow a colon (Dokku's `ps:restart`, `letsencrypt:enable` over ssh).
+    let kind = name
+        .rsplit(':')
+        .next()
+        .and_then(|n| joined_kind(n, false))
+        .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
+        .or_else(|| {
+            first.and_then(|a| a.strip_prefix('-')).filter(|o| o.len() >= 4).and_then(|o| joined_kind(o, false))
+        });
+    let Some(kind) = kind else {
+        return Vec::new();
+    };
+    let fact = format!("R={kind}_verb");
+    let mut out = vec![fact.clone()];
+    if call.remote {
+        out.push(format!("{fact}|remote"));
+        if kind != "read" {
+            out.push("R=remote_change".into());
+        }
+    }
+    if call.elevated {
+        out.push(format!("{fact}|sudo"));
+    }
+    out
+}
+
 /// The buckets of the features that do not name the program: what the model has to go on for
 /// a program it has never seen (training fits them on their own too).
 pub fn generic_buckets(call: &Call) -> Vec<usize> {

@@ -187,7 +187,12 @@ impl<'a> Model<'a> {
         let program = shell::analyse(command);
         let calls: Vec<[f64; LEVELS]> = told_once(&program.calls)
             .into_iter()
-            .map(|(c, buckets, place)| placed(self.call(&buckets, self.has_seen(features::program(c))), place))
+            .map(|(c, buckets, place)| {
+                let seen = self.has_seen(features::program(c));
+                // What an unfamiliar command language's words say ([`features::unseen_buckets`]).
+                let buckets = if seen { buckets } else { features::unseen_buckets(c) };
+                placed(self.call(&buckets, seen), place)
+            })
             .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
