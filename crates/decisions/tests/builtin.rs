@@ -188,12 +188,22 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'zorkctl -delete grp1'",
         "ssh dokku@vps1 zork:restart api",
         "ssh fw1 'zorkexec reboot'",
+        // After a product's prefix of two letters (`mmdelfs`), and in the commands it is fed.
+        "ssh arr1 'qqdelzork lun3'",
+        "ssh arr1 'qqcrzork lun3'",
+        "ssh arr1 \"printf 'CONNECT x\\nSTOP ZORK z1\\nDELETE ZORK z1\\n' | zorkadmin\"",
     ] {
         assert!(p3(c) > 0.9, "{c}: {:?}", m.command(c));
     }
     // One that reads stays a read there.
-    for c in ["ssh arr1 'qadm lsqueue'", "ssh arr1 'qadm showqueue q1'", "ssh arr1 'qadm display q1'"] {
-        assert!(p0(c) > 0.9, "{c}: {:?}", m.command(c));
+    for c in [
+        "ssh arr1 'qadm lsqueue'",
+        "ssh arr1 'qadm showqueue q1'",
+        "ssh arr1 'qadm display q1'",
+        "ssh arr1 'qqlszork lun3'",
+        "ssh arr1 'echo \"INFO ALL\" | zorkadmin'",
+    ] {
+        assert!(p0(c) > 0.85, "{c}: {:?}", m.command(c));
     }
     // Here, a joined destroying verb is more likely destructive than the same program's other word.
     assert!(p3("qadm removeuser bob") > p3("qadm frobuser bob") + 0.3);
@@ -205,6 +215,11 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh h1 'zorkctl --help rmqueue'",
         "ssh h1 'zorkctl rmqueue --dry-run'",
         "ssh h1 './zork-rmqueue.sh'",
+        "ssh h1 'zorkctl -n rmqueue'",
+        // Nor a word that only starts like a verb, after a prefix or not (`fourmolu`, `tabDelivery`).
+        "ssh h1 'qadm delivery q1'",
+        "ssh h1 'fourmzork -i src'",
+        "ssh h1 'tabDelivery x'",
     ] {
         let joined = builtin::features::of_unseen(&call(c));
         let plain = builtin::features::of(&call(c));

@@ -4766,6 +4766,7 @@ const JOINED: [(&str, &[&str]); 3] = [
             "rename",
             "reboot",
             "cancel",
+            "umount",
             "mount",
             "reset",
             "shrink",
@@ -4786,13 +4787,22 @@ fn joined_kind(word: &str, two: bool) -> Option<&'static str> {
     if !word.chars().all(|c| c.is_ascii_lowercase()) {
         return None;
     }
+    // Words that only start like a short verb: `delay`, `delta`, `delegate`, `deliver`, `chart`,
+    // `chain`, `check`, `chrome`, `address`, `addon`.
+    let word_not_verb = |v: &str, rest: &str| match v {
+        "del" => rest.starts_with(['a', 'e', 'i', 't']),
+        "ch" => rest.starts_with(['a', 'e', 'i', 'o', 'r']),
+        "add" => rest.starts_with(['r', 'o', 'e']),
+        _ => false,
+    };
     JOINED.iter().find_map(|(kind, verbs)| {
         verbs
             .iter()
             .filter(|v| two || v.len() > 2)
             .any(|v| {
                 word.strip_prefix(v).is_some_and(|rest| {
-                    rest.is_empty() && v.len() > 3 || rest.len() >= 2.max(5usize.saturating_sub(v.len()))
+                    (rest.is_empty() && v.len() > 3 || rest.len() >= 2.max(5usize.saturating_sub(v.len())))
+                        && !word_not_verb(v, rest)
                 })
             })
             .then_some(*kind)
@@ -4811,22 +4821,59 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
             || f.starts_with("R=")
                 && (f.ends_with("_verb") || f.starts_with("R=db_") || matches!(f.as_str(), "R=help" | "R=dry_run"))
     });
-    let helps = |a: &String| matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?") || a.contains("dry");
+    // Nor with `-n`, which is many a tool's dry run (`amrmtape -n`).
+    let helps = |a: &String| matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?" | "-n") || a.contains("dry");
     let program = call.program.to_ascii_lowercase();
     let name = base(&program);
-    if known || matches!(name, "help" | "man" | "info") || call.args.iter().any(helps) {
+    // A name written in mixed case is no administrator's command (`isDeleted` in a PowerShell
+    // filter, a word in backquotes); one in capitals may be (OpenVMS's `@SYS$SYSTEM:SHUTDOWN`).
+    let shown = base(&call.program);
+    let capitals = shown.chars().any(|c| c.is_ascii_uppercase()) && shown.chars().any(|c| c.is_ascii_lowercase());
+    if known || capitals || matches!(name, "help" | "man" | "info") || call.args.iter().any(helps) {
         return Vec::new();
     }
     let first = call.args.first().map(String::as_str);
-    // A name's verb may follow a colon (Dokku's `ps:restart`, `letsencrypt:enable` over ssh).
+    // A name's verb may follow a colon (Dokku's `ps:restart`, `letsencrypt:enable` over ssh), or
+    // a product's prefix of two or three letters (Storage Scale's `mmdelfs`, `mmchconfig`,
+    // `mmlsnsd`), where `cr` is create (`mmcrfs`): at least five letters after it.
+    let prefixed = |n: &str| {
+        // A two-letter verb only after a two-letter prefix: `fourmolu` and `charmcraft` are no
+        // `rm`s.
+        [2, 3].into_iter().filter_map(|at| Some((at, n.get(at..)?))).filter(|(_, rest)| rest.len() >= 5).find_map(
+            |(at, rest)| {
+                joined_kind(rest, at == 2).or_else(|| {
+                    rest.strip_prefix("cr")
+                        .filter(|noun| noun.len() >= 3 && joined_kind(rest, true).is_none())
+                        .map(|_| "change")
+                })
+            },
+        )
+    };
+    // A command language fed its commands (`printf 'STOP REPLICAT R1\nDELETE REPLICAT R1\n' |
+    // adminclient`): the most destructive verb a line starts with.
+    let fed = || {
+        let text: Vec<String> =
+            call.printed.iter().chain(call.stdin_text.iter()).map(|t| t.replace("\\n", "\n")).collect();
+        let kinds: Vec<&str> = text
+            .iter()
+            .flat_map(|t| t.lines())
+            .take(64)
+            .filter_map(|line| line.split_whitespace().next())
+            .filter_map(|w| joined_kind(&w.to_ascii_lowercase(), false))
+            .collect();
+        ["destroy", "change", "read"].into_iter().find(|k| kinds.contains(k))
+    };
     let kind = name
         .rsplit(':')
         .next()
-        .and_then(|n| joined_kind(n, false))
+        .and_then(|n| {
+            joined_kind(n, false).or_else(|| n.chars().all(|c| c.is_ascii_lowercase()).then(|| prefixed(n)).flatten())
+        })
         .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
         .or_else(|| {
             first.and_then(|a| a.strip_prefix('-')).filter(|o| o.len() >= 4).and_then(|o| joined_kind(o, false))
-        });
+        })
+        .or_else(fed);
     let Some(kind) = kind else {
         return Vec::new();
     };

@@ -39,6 +39,10 @@ pub struct Call {
     pub writes: Vec<(String, String)>,
     /// What a heredoc feeds it, clipped: the statements a database client runs, say.
     pub stdin_text: Option<String>,
+    /// What a pipe feeds it from a command that prints (`printf 'STOP X\n' | adminclient`),
+    /// clipped, whatever the program: read only for a program the model has never seen
+    /// (`features::unseen_buckets`), where `stdin_text` is kept for the programs it names.
+    pub printed: Option<String>,
     /// A shell function's call of itself, in a function that starts two copies of itself in a
     /// pipe or the background: a fork bomb (settled point 54).
     pub forks_itself: bool,
@@ -625,6 +629,11 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 // which it reads as it reads a heredoc's; SeaweedFS's `weed shell` and AutoSys's `jil`,
                 // the commands and definitions they are fed.
                 let mut fed = false;
+                if let Some(text) = &carried
+                    && out.len() == before + 1
+                {
+                    out[before].printed = Some(crate::secret::clip(text, STDIN_MAX));
+                }
                 if let Some(text) = &carried
                     && out.len() == before + 1
                     && (matches!(
@@ -1608,6 +1617,7 @@ fn push(
         reads_script,
         writes,
         stdin_text: None,
+        printed: None,
         forks_itself: false,
     });
 }
