@@ -4841,11 +4841,8 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
         // `rm`s.
         [2, 3].into_iter().filter_map(|at| Some((at, n.get(at..)?))).filter(|(_, rest)| rest.len() >= 5).find_map(
             |(at, rest)| {
-                joined_kind(rest, at == 2).or_else(|| {
-                    rest.strip_prefix("cr")
-                        .filter(|noun| noun.len() >= 3 && joined_kind(rest, true).is_none())
-                        .map(|_| "change")
-                })
+                joined_kind(rest, at == 2)
+                    .or_else(|| rest.strip_prefix("cr").filter(|noun| noun.len() >= 3).map(|_| "change"))
             },
         )
     };

@@ -185,14 +185,13 @@ impl<'a> Model<'a> {
     /// ([`firsts`]).
     pub fn command(&self, command: &str) -> [f64; LEVELS] {
         let program = shell::analyse(command);
-        let calls: Vec<[f64; LEVELS]> = told_once(&program.calls)
+        let seen = |c: &shell::Call| self.has_seen(features::program(c));
+        // A program it has never seen also has what its command language's words say
+        // ([`features::unseen_buckets`]), read once with the rest of its features.
+        let buckets = |c: &shell::Call| if seen(c) { features::buckets(c) } else { features::unseen_buckets(c) };
+        let calls: Vec<[f64; LEVELS]> = told_once_by(&program.calls, buckets)
             .into_iter()
-            .map(|(c, buckets, place)| {
-                let seen = self.has_seen(features::program(c));
-                // What an unfamiliar command language's words say ([`features::unseen_buckets`]).
-                let buckets = if seen { buckets } else { features::unseen_buckets(c) };
-                placed(self.call(&buckets, seen), place)
-            })
+            .map(|(c, buckets, place)| placed(self.call(&buckets, seen(c)), place))
             .collect();
         if program.unreadable || calls.is_empty() {
             // Nothing it can read: what it knows of a command it knows nothing of.
@@ -296,7 +295,16 @@ pub fn firsts<T: std::hash::Hash + Eq>(items: &[T]) -> Vec<usize> {
 /// A command's calls each told once ([`firsts`]), in order: the call, its features' buckets and
 /// where it runs ([`Place`]). The model and training both read them.
 pub fn told_once(calls: &[shell::Call]) -> Vec<(&shell::Call, Vec<usize>, Place)> {
-    let mut keyed: Vec<(Vec<usize>, Place)> = calls.iter().map(|c| (features::buckets(c), Place::of(c))).collect();
+    told_once_by(calls, features::buckets)
+}
+
+/// [`told_once`], with each call's buckets from `buckets`: the embedded model's, which reads more
+/// of a program it has never seen.
+pub fn told_once_by(
+    calls: &[shell::Call],
+    buckets: impl Fn(&shell::Call) -> Vec<usize>,
+) -> Vec<(&shell::Call, Vec<usize>, Place)> {
+    let mut keyed: Vec<(Vec<usize>, Place)> = calls.iter().map(|c| (buckets(c), Place::of(c))).collect();
     firsts(&keyed).into_iter().map(|i| (&calls[i], std::mem::take(&mut keyed[i].0), keyed[i].1)).collect()
 }
 

@@ -628,23 +628,24 @@ fn walk(node: &Node, ctx: &Context, out: &mut Out) {
                 // `printf '.LOGON ...\nSELECT ...' | bteq`, the statements a database client runs,
                 // which it reads as it reads a heredoc's; SeaweedFS's `weed shell` and AutoSys's `jil`,
                 // the commands and definitions they are fed.
+                // Whatever the program, what was printed is kept as `printed`, for a program the
+                // model has never seen.
                 let mut fed = false;
                 if let Some(text) = &carried
                     && out.len() == before + 1
                 {
-                    out[before].printed = Some(crate::secret::clip(text, STDIN_MAX));
-                }
-                if let Some(text) = &carried
-                    && out.len() == before + 1
-                    && (matches!(
+                    let clipped = crate::secret::clip(text, STDIN_MAX);
+                    if (matches!(
                         base(&out[before].program),
                         "nc" | "ncat" | "netcat" | "runmqsc" | "socat" | "rman" | "weed" | "jil" | "tibemsadmin"
                     ) || (is_database_client(&out[before].program)
                         && !PIPE_UNSEEN.contains(&base(&out[before].program))))
-                    && out[before].stdin_text.is_none()
-                {
-                    out[before].stdin_text = Some(crate::secret::clip(text, STDIN_MAX));
-                    fed = true;
+                        && out[before].stdin_text.is_none()
+                    {
+                        out[before].stdin_text = Some(clipped.clone());
+                        fed = true;
+                    }
+                    out[before].printed = Some(clipped);
                 }
                 // `echo ~ | xargs rm -rf`: what was printed is the arguments.
                 if let Some(text) = &carried
