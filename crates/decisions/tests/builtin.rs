@@ -220,10 +220,50 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh h1 'qadm delivery q1'",
         "ssh h1 'fourmzork -i src'",
         "ssh h1 'tabDelivery x'",
+        // Nor what compares (a router's `show configuration | compare rollback 1`).
+        "ssh h1 'compare rollback 1'",
     ] {
         let joined = builtin::features::of_unseen(&call(c));
         let plain = builtin::features::of(&call(c));
         assert_eq!(joined, plain, "{c}");
+    }
+}
+
+#[test]
+fn an_unfamiliar_clients_change_to_a_shared_object_is_rule_4s_change() {
+    let m = builtin::model();
+    let call = |c: &str| builtin::shell::analyse(c).calls.into_iter().next().expect("a call");
+    let served = |c: &str| builtin::features::of_unseen(&call(c)).iter().any(|f| f == "R=served_change");
+    let p3 = |c: &str| m.command(c)[3];
+    // Made-up clients no labelled row names, here on this machine: what they change on a
+    // cluster, an array or a tenant is changed there, where nothing local restores it.
+    for c in [
+        "zorkmgr delete cluster NODES=ALL",
+        "zorkmgr offline resource_group RG_DB",
+        "zorkmgr stop cluster WHEN=now",
+        "zorkcli volume create v9 -pool p1",
+        "zorkcli modify lun -id sv_4 -size 2T",
+        "zorkadm deletesite Ops",
+        "rmlun -force lun9",
+        "rmvdisk -force v9",
+        "mkvdiskhostmap -host h1 v9",
+    ] {
+        assert!(!m.has_seen(builtin::features::program(&call(c))), "{c}");
+        assert!(served(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
+        assert!(p3(c) > 0.9, "{c}: {:?}", m.command(c));
+    }
+    // Not what only reads or asks after one, nor a call for help or a dry run, nor one aimed at
+    // this machine, nor an object no server holds, nor a script.
+    for c in [
+        "zorkmgr query cluster",
+        "zorkmgr delete cluster --help",
+        "zorkmgr delete cluster NODES=ALL --dry-run",
+        "zorkcli volume remove-brick v9 status",
+        "zorkbench --site shop.localhost set-config mode 1",
+        "zorkcli delete project p1",
+        "./zork-delete-cluster.sh",
+    ] {
+        assert!(!served(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
     }
 }
 

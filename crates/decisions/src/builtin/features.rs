@@ -4720,7 +4720,82 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     let mut f = of(call);
     let extra = joined_verb_facts(call, &f);
     f.extend(extra);
+    if changes_shared_object(call, &f) {
+        f.push("R=served_change".into());
+    }
     f
+}
+
+/// What lives on a server, an array or a cluster rather than on this machine: the objects an
+/// administrator's command language changes (`clmgr delete cluster`, `svctask rmvdisk`,
+/// `tabcmd deletesite`, `uemcli /stor/prov/luns/lun -id sv_1 delete`).
+const SHARED_OBJECTS: [&str; 26] = [
+    "cluster",
+    "lun",
+    "vdisk",
+    "mdisk",
+    "pool",
+    "aggregate",
+    "aggr",
+    "vserver",
+    "svm",
+    "qtree",
+    "array",
+    "datastore",
+    "tenant",
+    "site",
+    "replica",
+    "replicat",
+    "lpar",
+    "volume",
+    "fileset",
+    "filesystem",
+    "hostgroup",
+    "igroup",
+    "initiator",
+    "license",
+    "tablespace",
+    "resource_group",
+];
+
+/// The kind of verb a word starts with when what follows it is a shared object
+/// ([`SHARED_OBJECTS`]): a two-letter verb counts here, at the start of a name (`rmvdisk`,
+/// `mkvdiskhostmap`), as it does not alone (`rmadison`).
+fn shared_after_verb(word: &str) -> Option<&'static str> {
+    joined(word, true).filter(|(_, rest)| SHARED_OBJECTS.iter().any(|o| rest.starts_with(o))).map(|(kind, _)| kind)
+}
+
+/// Whether a call of a program no labelled row names changes or destroys an object that lives on
+/// a server, an array or a cluster ([`SHARED_OBJECTS`]), named as a word (`delete cluster`,
+/// `NODE=n2`, `-volume v1`) or joined to its verb (`rmvdisk`, `deleteusers`): rule 4's change
+/// made through a client, as `R=served_change` is for the clients the model knows serve one.
+/// Not a script, a call on another machine (rule 4 has it already), nor one that reads or asks
+/// for help or a dry run.
+fn changes_shared_object(call: &Call, features: &[String]) -> bool {
+    let has = |facts: &[&str]| facts.iter().any(|x| features.iter().any(|f| f.strip_prefix("R=") == Some(x)));
+    let told = || features.iter().any(|f| matches!(f.as_str(), "x=script" | "remote"));
+    let acts = has(&["destroy_verb", "change_verb", "restore_verb", "destroy_option"]);
+    let reads =
+        has(&["read_verb", "db_read", "print", "help", "dry_run", "download", "served_change", "elsewhere_change"]);
+    // Nor one that asks after an object (`gluster volume remove-brick gv0 ... status`), nor one
+    // aimed at this machine (`bench --site app.localhost set-config`).
+    let helps = |a: &String| {
+        matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?" | "-n")
+            || a.contains("dry")
+            || READ.contains(&a.as_str())
+            || ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| a.contains(h))
+    };
+    let shared = |w: &str| {
+        let w = w.trim_start_matches('-').to_ascii_lowercase();
+        let one = w.strip_suffix('s').filter(|o| o.len() >= 3).unwrap_or(&w);
+        SHARED_OBJECTS.contains(&one) || shared_after_verb(&w).is_some()
+    };
+    let program = call.program.to_ascii_lowercase();
+    let words = std::iter::once(base(&program).rsplit(':').next().unwrap_or(""))
+        .chain(call.args.iter().take(8).map(|a| a.split('=').next().unwrap_or("")))
+        .filter(|w| is_word(w.trim_start_matches('-')));
+    let joined_verb = || shared_after_verb(base(&program)).is_some_and(|kind| kind != "read");
+    (acts || joined_verb()) && !reads && !told() && !call.args.iter().any(helps) && { words }.any(shared)
 }
 
 /// The verbs an unfamiliar command language joins to its objects, as the rules' verb facts name
@@ -4731,7 +4806,24 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
 const JOINED: [(&str, &[&str]); 3] = [
     (
         "destroy",
-        &["eradicate", "truncate", "destroy", "delete", "remove", "purge", "erase", "drop", "wipe", "del", "rm"],
+        &[
+            "decommission",
+            "obliterate",
+            "eradicate",
+            "terminate",
+            "uninstall",
+            "truncate",
+            "destroy",
+            "delete",
+            "remove",
+            "revoke",
+            "purge",
+            "erase",
+            "drop",
+            "wipe",
+            "del",
+            "rm",
+        ],
     ),
     (
         "read",
@@ -4745,6 +4837,13 @@ const JOINED: [(&str, &[&str]); 3] = [
         &[
             "deactivate",
             "unregister",
+            "quiesce",
+            "evacuate",
+            "rollback",
+            "restore",
+            "poweroff",
+            "offline",
+            "online",
             "activate",
             "register",
             "shutdown",
@@ -4770,6 +4869,9 @@ const JOINED: [(&str, &[&str]); 3] = [
             "mount",
             "reset",
             "shrink",
+            "fence",
+            "halt",
+            "move",
             "stop",
             "grow",
             "add",
@@ -4784,6 +4886,11 @@ const JOINED: [(&str, &[&str]); 3] = [
 /// `chat` or `adder`), or is (`display`, `restart`, `cancel`). `two` allows the two-letter verbs:
 /// a program's name made of one is often no verb (`rmadison`).
 fn joined_kind(word: &str, two: bool) -> Option<&'static str> {
+    joined(word, two).map(|(kind, _)| kind)
+}
+
+/// [`joined_kind`], with what follows the verb (`vdiskhostmap` of `rmvdiskhostmap`).
+fn joined(word: &str, two: bool) -> Option<(&'static str, &str)> {
     if !word.chars().all(|c| c.is_ascii_lowercase()) {
         return None;
     }
@@ -4796,16 +4903,14 @@ fn joined_kind(word: &str, two: bool) -> Option<&'static str> {
         _ => false,
     };
     JOINED.iter().find_map(|(kind, verbs)| {
-        verbs
-            .iter()
-            .filter(|v| two || v.len() > 2)
-            .any(|v| {
-                word.strip_prefix(v).is_some_and(|rest| {
+        verbs.iter().filter(|v| two || v.len() > 2).find_map(|v| {
+            word.strip_prefix(v)
+                .filter(|rest| {
                     (rest.is_empty() && v.len() > 3 || rest.len() >= 2.max(5usize.saturating_sub(v.len())))
                         && !word_not_verb(v, rest)
                 })
-            })
-            .then_some(*kind)
+                .map(|rest| (*kind, rest))
+        })
     })
 }
 
@@ -4821,15 +4926,18 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
             || f.starts_with("R=")
                 && (f.ends_with("_verb") || f.starts_with("R=db_") || matches!(f.as_str(), "R=help" | "R=dry_run"))
     });
-    // Nor with `-n`, which is many a tool's dry run (`amrmtape -n`).
-    let helps = |a: &String| matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?" | "-n") || a.contains("dry");
+    // Nor with `-n`, which is many a tool's dry run (`amrmtape -n`), nor one that compares
+    // (a router's `show configuration | compare rollback 1`).
+    let helps = |a: &String| {
+        matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?" | "-n" | "compare") || a.contains("dry")
+    };
     let program = call.program.to_ascii_lowercase();
     let name = base(&program);
     // A name written in mixed case is no administrator's command (`isDeleted` in a PowerShell
     // filter, a word in backquotes); one in capitals may be (OpenVMS's `@SYS$SYSTEM:SHUTDOWN`).
     let shown = base(&call.program);
     let capitals = shown.chars().any(|c| c.is_ascii_uppercase()) && shown.chars().any(|c| c.is_ascii_lowercase());
-    if known || capitals || matches!(name, "help" | "man" | "info") || call.args.iter().any(helps) {
+    if known || capitals || matches!(name, "help" | "man" | "info" | "compare") || call.args.iter().any(helps) {
         return Vec::new();
     }
     let first = call.args.first().map(String::as_str);
@@ -4864,7 +4972,9 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
         .rsplit(':')
         .next()
         .and_then(|n| {
-            joined_kind(n, false).or_else(|| n.chars().all(|c| c.is_ascii_lowercase()).then(|| prefixed(n)).flatten())
+            joined_kind(n, false)
+                .or_else(|| n.chars().all(|c| c.is_ascii_lowercase()).then(|| prefixed(n)).flatten())
+                .or_else(|| shared_after_verb(n))
         })
         .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
         .or_else(|| {
