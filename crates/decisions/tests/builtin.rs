@@ -181,6 +181,9 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
     // A verb joined to its object (`rmvdisk`, `mkhost`) destroys or changes; on another machine
     // rule 4 makes either level 3.
     for c in [
+        // Joined by `_` to its object, or an option that destroys (`-removehlu`).
+        "ssh arr1 'zorkcli delete_target -name=t1'",
+        "ssh arr1 'zorkcli storagegroup -removezork -gname SG1'",
         "ssh arr1 'qadm rmqueue -f q1'",
         "ssh arr1 'qadm deletequeue q1'",
         "ssh arr1 'qadm mkqueue q2'",
@@ -220,8 +223,10 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh h1 'qadm delivery q1'",
         "ssh h1 'fourmzork -i src'",
         "ssh h1 'tabDelivery x'",
-        // Nor what compares (a router's `show configuration | compare rollback 1`).
+        // Nor what compares (a router's `show configuration | compare rollback 1`), nor an
+        // option given a value, a setting.
         "ssh h1 'compare rollback 1'",
+        "ssh h1 'zorkitchen test suse --destroy=always'",
     ] {
         let joined = builtin::features::of_unseen(&call(c));
         let plain = builtin::features::of(&call(c));
@@ -247,6 +252,8 @@ fn an_unfamiliar_clients_change_to_a_shared_object_is_rule_4s_change() {
         "rmlun -force lun9",
         "rmvdisk -force v9",
         "mkvdiskhostmap -host h1 v9",
+        // Where the language's verbs are its options.
+        "zorkcli -h arr1-spa.corp.local lun -destroy -l 118 -o",
     ] {
         assert!(!m.has_seen(builtin::features::program(&call(c))), "{c}");
         assert!(served(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
@@ -264,6 +271,26 @@ fn an_unfamiliar_clients_change_to_a_shared_object_is_rule_4s_change() {
         "./zork-delete-cluster.sh",
     ] {
         assert!(!served(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
+    }
+    // Aimed at another machine by its full name after a short or host-like option, a change is
+    // made there too; not one aimed here, nor a file's name, nor a call for help.
+    let elsewhere = |c: &str| builtin::features::of_unseen(&call(c)).iter().any(|f| f == "R=elsewhere_change");
+    for (c, machine) in [
+        ("zorkcli -h arr1-spa.corp.local storagegroup -removehlu -gname SG1 -hlu 12 -o", "-h arr1-spa.corp.local "),
+        ("zorkcli -d arr1.mgmt.corp.local /remote/initiator create -host H1", "-d arr1.mgmt.corp.local "),
+        ("zorkcli --server arr1.mgmt.corp.local delete_target -name=t1", "--server arr1.mgmt.corp.local "),
+    ] {
+        assert!(elsewhere(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
+        let (here, score) = (c.replace(machine, ""), |c: &str| builtin::expected(&m.command(c)));
+        assert!(score(c) > score(&here) + 0.3, "{c}: {:?}, {here}: {:?}", m.command(c), m.command(&here));
+    }
+    for c in [
+        "zorkcli -h arr1.localhost storagegroup -removehlu -gname SG1",
+        "zorkcli -f conf.prod.yaml create x",
+        "zorkcli -d arr1.mgmt.corp.local create x --help",
+        "zorkcli -d arr1.mgmt.corp.local show x",
+    ] {
+        assert!(!elsewhere(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
     }
 }
 

@@ -4722,6 +4722,8 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     f.extend(extra);
     if changes_shared_object(call, &f) {
         f.push("R=served_change".into());
+    } else if changes_unseen(call, &f) && names_another_machine(call) {
+        f.push("R=elsewhere_change".into());
     }
     f
 }
@@ -4767,35 +4769,70 @@ fn shared_after_verb(word: &str) -> Option<&'static str> {
 
 /// Whether a call of a program no labelled row names changes or destroys an object that lives on
 /// a server, an array or a cluster ([`SHARED_OBJECTS`]), named as a word (`delete cluster`,
-/// `NODE=n2`, `-volume v1`) or joined to its verb (`rmvdisk`, `deleteusers`): rule 4's change
-/// made through a client, as `R=served_change` is for the clients the model knows serve one.
-/// Not a script, a call on another machine (rule 4 has it already), nor one that reads or asks
-/// for help or a dry run.
+/// `NODES=n2`, `-volume v1`) or joined to its verb (`rmvdisk`, `deletesite`), by a call that
+/// [`changes_unseen`]: rule 4's change made through a client, as `R=served_change` is for the
+/// clients the model knows serve one.
 fn changes_shared_object(call: &Call, features: &[String]) -> bool {
-    let has = |facts: &[&str]| facts.iter().any(|x| features.iter().any(|f| f.strip_prefix("R=") == Some(x)));
-    let told = || features.iter().any(|f| matches!(f.as_str(), "x=script" | "remote"));
-    let acts = has(&["destroy_verb", "change_verb", "restore_verb", "destroy_option"]);
-    let reads =
-        has(&["read_verb", "db_read", "print", "help", "dry_run", "download", "served_change", "elsewhere_change"]);
-    // Nor one that asks after an object (`gluster volume remove-brick gv0 ... status`), nor one
-    // aimed at this machine (`bench --site app.localhost set-config`).
-    let helps = |a: &String| {
-        matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?" | "-n")
-            || a.contains("dry")
-            || READ.contains(&a.as_str())
-            || ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| a.contains(h))
-    };
     let shared = |w: &str| {
         let w = w.trim_start_matches('-').to_ascii_lowercase();
         let one = w.strip_suffix('s').filter(|o| o.len() >= 3).unwrap_or(&w);
         SHARED_OBJECTS.contains(&one) || shared_after_verb(&w).is_some()
     };
     let program = call.program.to_ascii_lowercase();
-    let words = std::iter::once(base(&program).rsplit(':').next().unwrap_or(""))
+    let mut words = std::iter::once(base(&program).rsplit(':').next().unwrap_or(""))
         .chain(call.args.iter().take(8).map(|a| a.split('=').next().unwrap_or("")))
         .filter(|w| is_word(w.trim_start_matches('-')));
-    let joined_verb = || shared_after_verb(base(&program)).is_some_and(|kind| kind != "read");
-    (acts || joined_verb()) && !reads && !told() && !call.args.iter().any(helps) && { words }.any(shared)
+    changes_unseen(call, features) && words.any(shared)
+}
+
+/// Whether a call of a program no labelled row names changes or destroys by its verb, and
+/// nothing says it only reads: not a script, a call on another machine (rule 4 has it already),
+/// a call for help or a dry run ([`asks_for_help`]), one that asks after an object (`gluster
+/// volume remove-brick gv0 ... status`), nor one aimed at this machine (`bench --site
+/// app.localhost set-config`).
+fn changes_unseen(call: &Call, features: &[String]) -> bool {
+    let has = |facts: &[&str]| facts.iter().any(|x| features.iter().any(|f| f.strip_prefix("R=") == Some(x)));
+    let told = features.iter().any(|f| matches!(f.as_str(), "x=script" | "remote"));
+    let acts = has(&["destroy_verb", "change_verb", "restore_verb", "destroy_option"]);
+    let reads =
+        has(&["read_verb", "db_read", "print", "help", "dry_run", "download", "served_change", "elsewhere_change"]);
+    let asks =
+        |a: &String| READ.contains(&a.as_str()) || ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| a.contains(h));
+    acts && !reads && !told && !asks_for_help(&call.args) && !call.args.iter().any(asks)
+}
+
+/// Whether a call asks for help, a dry run (`-n` is many a tool's: `amrmtape -n`) or a
+/// comparison (a router's `show configuration | compare rollback 1`). `-h` before a machine's
+/// name is a host (`naviseccli -h vnx-spa.corp.local`).
+fn asks_for_help(args: &[String]) -> bool {
+    args.iter().enumerate().any(|(i, a)| match a.as_str() {
+        "-h" => !args.get(i + 1).is_some_and(|v| is_domain(v)),
+        "--help" | "help" | "-?" | "/?" | "-n" | "compare" => true,
+        _ => a.contains("dry"),
+    })
+}
+
+/// Whether a call of a program no labelled row names is aimed at another machine: by an address
+/// [`aims_elsewhere`] knows, or by a machine's full name after a short or host-like option
+/// (`naviseccli -h vnx-spa.corp.local`, `uemcli -d unity01.mgmt.corp.local`), not a file's.
+fn names_another_machine(call: &Call) -> bool {
+    const OPTIONS: [&str; 12] =
+        ["host", "hostname", "server", "array", "system", "target", "address", "addr", "endpoint", "url", "mgmt", "sp"];
+    const FILES: [&str; 24] = [
+        "json", "yaml", "yml", "xml", "txt", "csv", "log", "conf", "cfg", "ini", "sh", "py", "sql", "gz", "tgz", "bin",
+        "zip", "tar", "iso", "rpm", "deb", "pem", "key", "crt",
+    ];
+    let machine = |v: &str| {
+        is_domain(v)
+            && v.split('.').count() >= 3
+            && !this_machine(v)
+            && v.rsplit('.').next().is_some_and(|end| !FILES.contains(&end.to_ascii_lowercase().as_str()))
+    };
+    aims_elsewhere(&call.args)
+        || call.args.windows(2).any(|pair| {
+            let option = pair[0].trim_start_matches('-');
+            pair[0].starts_with('-') && (option.len() == 1 || OPTIONS.contains(&option)) && machine(&pair[1])
+        })
 }
 
 /// The verbs an unfamiliar command language joins to its objects, as the rules' verb facts name
@@ -4810,6 +4847,7 @@ const JOINED: [(&str, &[&str]); 3] = [
             "decommission",
             "obliterate",
             "eradicate",
+            "undeploy",
             "terminate",
             "uninstall",
             "truncate",
@@ -4839,6 +4877,10 @@ const JOINED: [(&str, &[&str]); 3] = [
             "unregister",
             "quiesce",
             "evacuate",
+            "upgrade",
+            "install",
+            "deploy",
+            "grant",
             "rollback",
             "restore",
             "poweroff",
@@ -4926,18 +4968,13 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
             || f.starts_with("R=")
                 && (f.ends_with("_verb") || f.starts_with("R=db_") || matches!(f.as_str(), "R=help" | "R=dry_run"))
     });
-    // Nor with `-n`, which is many a tool's dry run (`amrmtape -n`), nor one that compares
-    // (a router's `show configuration | compare rollback 1`).
-    let helps = |a: &String| {
-        matches!(a.as_str(), "-h" | "--help" | "help" | "-?" | "/?" | "-n" | "compare") || a.contains("dry")
-    };
     let program = call.program.to_ascii_lowercase();
     let name = base(&program);
     // A name written in mixed case is no administrator's command (`isDeleted` in a PowerShell
     // filter, a word in backquotes); one in capitals may be (OpenVMS's `@SYS$SYSTEM:SHUTDOWN`).
     let shown = base(&call.program);
     let capitals = shown.chars().any(|c| c.is_ascii_uppercase()) && shown.chars().any(|c| c.is_ascii_lowercase());
-    if known || capitals || matches!(name, "help" | "man" | "info" | "compare") || call.args.iter().any(helps) {
+    if known || capitals || matches!(name, "help" | "man" | "info" | "compare") || asks_for_help(&call.args) {
         return Vec::new();
     }
     let first = call.args.first().map(String::as_str);
@@ -4977,8 +5014,25 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
                 .or_else(|| shared_after_verb(n))
         })
         .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
+        // A first word joined to its object by `_` or `-` (Enterprise Manager's `emcli
+        // delete_target`, `stop_blackout`).
+        .or_else(|| {
+            first.filter(|a| is_word(a)).and_then(|a| a.split_once(['_', '-'])).and_then(|(v, _)| joined_kind(v, false))
+        })
         .or_else(|| {
             first.and_then(|a| a.strip_prefix('-')).filter(|o| o.len() >= 4).and_then(|o| joined_kind(o, false))
+        })
+        // Any option that destroys, where a language's verbs are its options (`naviseccli -h
+        // spa lun -destroy -l 118`, `storagegroup -removehlu`, `--delete-orphan-hosts`); not
+        // one given a value, a setting (`kitchen test --destroy=passing`).
+        .or_else(|| {
+            call.args
+                .iter()
+                .filter(|a| !a.contains('='))
+                .filter_map(|a| a.strip_prefix('-'))
+                .map(|o| o.trim_start_matches('-').split(['-', '_']).next().unwrap_or(""))
+                .filter(|o| o.len() >= 4)
+                .find_map(|o| joined_kind(o, false).filter(|k| *k == "destroy"))
         })
         .or_else(fed);
     let Some(kind) = kind else {
