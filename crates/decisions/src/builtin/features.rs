@@ -4,7 +4,7 @@
 //! `echo`'s arguments, a commit message, a search pattern) are not features: they say nothing
 //! of what the call does.
 
-use super::shell::{Call, FIND_PICKS, SQL_CLIENTS, base, database_client, first_operand, juju_run_targets};
+use super::shell::{Call, FIND_PICKS, SQL_CLIENTS, base, database_client, first_operand, in_lines, juju_run_targets};
 
 /// How many buckets the features are hashed into.
 pub const BUCKETS: usize = 1 << 16;
@@ -1613,7 +1613,7 @@ fn facts(
         // is another machine's (`TCP4:10.20.1.5:9999`). So are Oracle RMAN's commands (`rman target
         // / <<< 'DELETE NOPROMPT OBSOLETE;'` destroys backups, `LIST` and `REPORT` read).
         "runmqsc" | "socat" | "rman" if call.stdin_text.is_some() && !(tool == "runmqsc" && short('v')) => {
-            let fed = call.stdin_text.as_deref().unwrap_or("").replace("\\n", "\n").to_ascii_uppercase();
+            let fed = call.fed().unwrap_or_default().to_ascii_uppercase();
             let verbs: Vec<&str> = fed.lines().filter_map(|l| l.split_whitespace().next()).collect();
             let elsewhere = if tool == "socat" {
                 args.iter().any(|a| {
@@ -2363,9 +2363,9 @@ fn facts(
         // delete destroys messages or destinations; a create, a `set`, a `setprop`, a grant or a
         // shutdown changes the server.
         "tibemsadmin" => {
-            let fed = call.stdin_text.as_deref().unwrap_or("").to_ascii_lowercase();
+            let fed = call.fed().unwrap_or_default().to_ascii_lowercase();
             let mut fact = None;
-            for line in fed.replace("\\n", "\n").lines() {
+            for line in fed.lines() {
                 let verb = line.split_whitespace().next().unwrap_or("");
                 let this = match verb {
                     "" | "commit" | "connect" | "disconnect" | "exit" | "quit" | "time" | "whoami" | "echo" => None,
@@ -4148,7 +4148,7 @@ fn rolls_back(call: &Call, tool: &str) -> bool {
     }
     // A quoted statement, or the batch fed to the client (`isql ... <<< $'begin tran ...\ngo'`),
     // whose last `go` ends it.
-    let fed = call.stdin_text.iter().map(|t| t.replace("\\n", "\n"));
+    let fed = call.fed();
     let quoted = call.args.iter().zip(&call.quoted).filter(|(_, q)| **q).map(|(a, _)| a.clone());
     quoted.chain(fed).any(|a| {
         let s = a.trim().to_ascii_lowercase();
@@ -4600,7 +4600,7 @@ fn local_emulator(tool: &str, args: &[String]) -> bool {
 /// `mntr`, Redis's `PING` and `INFO`), or the `quit` that ends the session. `printf`'s escapes
 /// (`stats\r\nquit\r\n`) end lines too.
 fn asks_only(fed: &str) -> bool {
-    let fed = fed.replace("\\r", "\n").replace("\\n", "\n");
+    let fed = in_lines(&fed.replace("\\r", "\n"));
     let mut lines = fed.split(['\n', '\r']).map(str::trim).filter(|l| !l.is_empty()).peekable();
     lines.peek().is_some()
         && lines.all(|line| {
@@ -4994,8 +4994,7 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
     // A command language fed its commands (`printf 'STOP REPLICAT R1\nDELETE REPLICAT R1\n' |
     // adminclient`): the most destructive verb a line starts with.
     let fed = || {
-        let text: Vec<String> =
-            call.printed.iter().chain(call.stdin_text.iter()).map(|t| t.replace("\\n", "\n")).collect();
+        let text: Vec<String> = call.printed.as_deref().map(in_lines).into_iter().chain(call.fed()).collect();
         let kinds: Vec<&str> = text
             .iter()
             .flat_map(|t| t.lines())

@@ -56,6 +56,17 @@ impl Call {
         let session = self.args.is_empty() && (is_shell(&self.program) || is_database_client(&self.program));
         self.remote && !session && self.program != "ssh"
     }
+
+    /// What a heredoc, a here-string or a pipe feeds the call (`stdin_text`), in lines.
+    pub fn fed(&self) -> Option<String> {
+        self.stdin_text.as_deref().map(in_lines)
+    }
+}
+
+/// A fed text in lines: `printf`'s and `$'...'`'s `\n` escapes are the line ends they print
+/// (`printf 'STOP X\nDELETE X\n' | adminclient`).
+pub fn in_lines(text: &str) -> String {
+    text.replace("\\n", "\n")
 }
 
 /// Database clients whose printed input is still read as statements the command does not show:
