@@ -4720,10 +4720,12 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     let mut f = of(call);
     let extra = joined_verb_facts(call, &f);
     f.extend(extra);
-    if changes_shared_object(call, &f) {
-        f.push("R=served_change".into());
-    } else if changes_unseen(call, &f) && names_another_machine(call) {
-        f.push("R=elsewhere_change".into());
+    if changes_unseen(call, &f) {
+        if names_shared_object(call) {
+            f.push("R=served_change".into());
+        } else if names_another_machine(call) {
+            f.push("R=elsewhere_change".into());
+        }
     }
     f
 }
@@ -4767,22 +4769,21 @@ fn shared_after_verb(word: &str) -> Option<&'static str> {
     joined(word, true).filter(|(_, rest)| SHARED_OBJECTS.iter().any(|o| rest.starts_with(o))).map(|(kind, _)| kind)
 }
 
-/// Whether a call of a program no labelled row names changes or destroys an object that lives on
-/// a server, an array or a cluster ([`SHARED_OBJECTS`]), named as a word (`delete cluster`,
-/// `NODES=n2`, `-volume v1`) or joined to its verb (`rmvdisk`, `deletesite`), by a call that
-/// [`changes_unseen`]: rule 4's change made through a client, as `R=served_change` is for the
-/// clients the model knows serve one.
-fn changes_shared_object(call: &Call, features: &[String]) -> bool {
+/// Whether a call names an object that lives on a server, an array or a cluster
+/// ([`SHARED_OBJECTS`]), as a word (`delete cluster`, `NODES=n2`, `-volume v1`) or joined to its
+/// verb (`rmvdisk`, `deletesite`): what one that [`changes_unseen`] changes there is rule 4's
+/// change made through a client, as `R=served_change` is for the clients the model knows serve one.
+fn names_shared_object(call: &Call) -> bool {
     let shared = |w: &str| {
         let w = w.trim_start_matches('-').to_ascii_lowercase();
         let one = w.strip_suffix('s').filter(|o| o.len() >= 3).unwrap_or(&w);
         SHARED_OBJECTS.contains(&one) || shared_after_verb(&w).is_some()
     };
     let program = call.program.to_ascii_lowercase();
-    let mut words = std::iter::once(base(&program).rsplit(':').next().unwrap_or(""))
+    std::iter::once(base(&program).rsplit(':').next().unwrap_or(""))
         .chain(call.args.iter().take(8).map(|a| a.split('=').next().unwrap_or("")))
-        .filter(|w| is_word(w.trim_start_matches('-')));
-    changes_unseen(call, features) && words.any(shared)
+        .filter(|w| is_word(w.trim_start_matches('-')))
+        .any(shared)
 }
 
 /// Whether a call of a program no labelled row names changes or destroys by its verb, and
