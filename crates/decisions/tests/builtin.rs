@@ -195,6 +195,14 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'qqdelzork lun3'",
         "ssh arr1 'qqcrzork lun3'",
         "ssh arr1 \"printf 'CONNECT x\\nSTOP ZORK z1\\nDELETE ZORK z1\\n' | zorkadmin\"",
+        // Given by an option to a console, each statement's verb, or its second word's.
+        "ssh arr1 'zorksh -c \"device; remove node204; commit\"'",
+        "ssh arr1 'zorksh -c \"device; power reset -n node001\"'",
+        "ssh arr1 'zorksh --command=\"undeploy app.war\"'",
+        // After its object's `/`, and after a `.` there.
+        "ssh arr1 'zork-cmd vmsvc/destroy 12'",
+        "ssh arr1 'zork-cmd vmsvc/snapshot.removeall 12'",
+        "ssh arr1 'zork-cmd vmsvc/power.reboot 12'",
     ] {
         assert!(p3(c) > 0.9, "{c}: {:?}", m.command(c));
     }
@@ -205,6 +213,8 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'qadm display q1'",
         "ssh arr1 'qqlszork lun3'",
         "ssh arr1 'echo \"INFO ALL\" | zorkadmin'",
+        "ssh arr1 'zorksh -c \"device; list\"'",
+        "ssh arr1 'zork-cmd vmsvc/getallvms'",
     ] {
         assert!(p0(c) > 0.85, "{c}: {:?}", m.command(c));
     }
@@ -227,6 +237,11 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         // option given a value, a setting.
         "ssh h1 'compare rollback 1'",
         "ssh h1 'zorkitchen test suse --destroy=always'",
+        // Nor a path, to a file or to a project's directory, nor a value that is no statement.
+        "ssh h1 'zorkfmt scripts/deploy.sh'",
+        "ssh h1 'zorkfmt infra/k8s/delete'",
+        "ssh h1 'zorkfmt ./x/delete'",
+        "ssh h1 'zorkd -c config.yaml'",
     ] {
         let joined = builtin::features::of_unseen(&call(c));
         let plain = builtin::features::of(&call(c));

@@ -4993,15 +4993,27 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
         )
     };
     // A command language fed its commands (`printf 'STOP REPLICAT R1\nDELETE REPLICAT R1\n' |
-    // adminclient`): the most destructive verb a line starts with.
+    // adminclient`), or given them by an option (`cmsh -c "device; remove node204; commit"`):
+    // the most destructive verb a statement starts with, or has second after a word that is
+    // none (`device; power reset -n node001`).
     let fed = || {
-        let text: Vec<String> = call.printed.as_deref().map(in_lines).into_iter().chain(call.fed()).collect();
+        let text: Vec<String> = call
+            .printed
+            .as_deref()
+            .map(in_lines)
+            .into_iter()
+            .chain(call.fed())
+            .chain(given_commands(&call.args))
+            .collect();
         let kinds: Vec<&str> = text
             .iter()
-            .flat_map(|t| t.lines())
+            .flat_map(|t| t.split(['\n', ';']))
             .take(64)
-            .filter_map(|line| line.split_whitespace().next())
-            .filter_map(|w| joined_kind(&w.to_ascii_lowercase(), false))
+            .filter_map(|statement| {
+                let mut words = statement.split_whitespace().map(str::to_ascii_lowercase);
+                let first = joined_kind(&words.next()?, false);
+                first.or_else(|| joined_kind(&words.next()?, false))
+            })
             .collect();
         ["destroy", "change", "read"].into_iter().find(|k| kinds.contains(k))
     };
@@ -5014,6 +5026,9 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
                 .or_else(|| shared_after_verb(n))
         })
         .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
+        // A verb after its object's `/`, and after a `.` (ESXi's `vim-cmd vmsvc/destroy 12`,
+        // `vmsvc/snapshot.removeall`, `vmsvc/power.reboot`); not a file's path.
+        .or_else(|| first.and_then(slashed_verb))
         // A first word joined to its object by `_` or `-` (Enterprise Manager's `emcli
         // delete_target`, `stop_blackout`).
         .or_else(|| {
@@ -5050,6 +5065,30 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
         out.push(format!("{fact}|sudo"));
     }
     out
+}
+
+/// The commands an option gives a console (`cmsh -c "device; use node088; shutdown"`,
+/// `--command=...`, `-e`), where a shell's `-c` is a wrapper the parse has opened already.
+fn given_commands(args: &[String]) -> Option<String> {
+    const OPTIONS: [&str; 6] = ["-c", "-e", "--command", "--commands", "--execute", "--cmd"];
+    args.iter().enumerate().find_map(|(i, a)| match a.split_once('=') {
+        Some((option, value)) if option.starts_with("--") && OPTIONS.contains(&option) => Some(value.to_string()),
+        _ => OPTIONS.contains(&a.as_str()).then(|| args.get(i + 1).cloned()).flatten(),
+    })
+}
+
+/// The kind of verb after an object's `/` (`vmsvc/destroy`), or after the last `.` that follows
+/// it (`vmsvc/snapshot.removeall`): one slash, letters and `_` before it, letters, `_` and
+/// `.` after, so no file's path (`scripts/deploy.sh`) nor a deeper one (`infra/k8s/delete`). A
+/// project's directory named by a verb alone (`ops/delete`) would read as one; no set had one.
+fn slashed_verb(word: &str) -> Option<&'static str> {
+    let (object, verb) = word.split_once('/')?;
+    let letters =
+        |w: &str, also: &[char]| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || also.contains(&c));
+    if !letters(object, &['_']) || !letters(verb, &['_', '.']) {
+        return None;
+    }
+    joined_kind(verb.rsplit('.').next()?, false)
 }
 
 /// The buckets of the features that do not name the program: what the model has to go on for
