@@ -104,6 +104,8 @@ fn a_command_that_only_mentions_a_destructive_one_is_never_judged_destructive() 
         "cleanup() { rm -rf ~; }",
         ":(){ :|:& }",
         "python3 -c \"print('os.system(\\\"rm -rf ~\\\")')\"",
+        // A print whose text has a path, which makes the code read as a script.
+        "python3 -c \"print('To wipe the bucket: aws s3 rm s3://docs-preview --recursive')\"",
         "node -e \"console.log('rm -rf ~')\"",
         "echo 'cm0gLXJmIH4=' | base64 -d",
         "X='rm -rf ~'; echo \"$X\"",
@@ -199,6 +201,11 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'zorksh -c \"device; remove node204; commit\"'",
         "ssh arr1 'zorksh -c \"device; power reset -n node001\"'",
         "ssh arr1 'zorksh --command=\"undeploy app.war\"'",
+        // An operation after an address's last `:`, given to a script whose code is unseen but
+        // not what it is told to run; a verb joined to its object by `-` (`commit-buffer`).
+        "ssh arr1 '/opt/zork/bin/zork-cli.sh -c --command=\"/profile=ha/data-source=DS1:remove\"'",
+        "ssh arr1 'zorksh --command=\"/host=h1:shutdown(restart=false)\"'",
+        "ssh arr1 'zorkswap; commit-buffer'",
         // After its object's `/`, and after a `.` there.
         "ssh arr1 'zork-cmd vmsvc/destroy 12'",
         "ssh arr1 'zork-cmd vmsvc/snapshot.removeall 12'",
@@ -215,6 +222,8 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'echo \"INFO ALL\" | zorkadmin'",
         "ssh arr1 'zorksh -c \"device; list\"'",
         "ssh arr1 'zork-cmd vmsvc/getallvms'",
+        // A console's move between its modes changes nothing, whatever it names.
+        "ssh arr1 'scope org /Prod-ESX; show vnic-templ detail'",
     ] {
         assert!(p0(c) > 0.85, "{c}: {:?}", m.command(c));
     }
@@ -242,6 +251,7 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh h1 'zorkfmt infra/k8s/delete'",
         "ssh h1 'zorkfmt ./x/delete'",
         "ssh h1 'zorkd -c config.yaml'",
+        "ssh h1 'zorkd -c --connect-timeout=5'",
     ] {
         let joined = builtin::features::of_unseen(&call(c));
         let plain = builtin::features::of(&call(c));

@@ -4718,6 +4718,13 @@ pub fn unseen_buckets(call: &Call) -> Vec<usize> {
 /// The features of a call whose program no labelled row names ([`unseen_buckets`]).
 pub fn of_unseen(call: &Call) -> Vec<String> {
     let mut f = of(call);
+    if NAVIGATES.contains(&base(&call.program.to_ascii_lowercase())) {
+        // A move between a console's modes reads nothing and changes nothing: what its mode is
+        // named (`scope org /Prod-ESX`) says nothing of a change.
+        f.retain(|x| !x.starts_with("R="));
+        f.extend(verb_facts(call, "read"));
+        return f;
+    }
     let extra = joined_verb_facts(call, &f);
     f.extend(extra);
     if changes_unseen(call, &f) {
@@ -4876,6 +4883,7 @@ const JOINED: [(&str, &[&str]); 3] = [
         &[
             "deactivate",
             "unregister",
+            "commit",
             "quiesce",
             "evacuate",
             "upgrade",
@@ -4975,7 +4983,17 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
     // filter, a word in backquotes); one in capitals may be (OpenVMS's `@SYS$SYSTEM:SHUTDOWN`).
     let shown = base(&call.program);
     let capitals = shown.chars().any(|c| c.is_ascii_uppercase()) && shown.chars().any(|c| c.is_ascii_lowercase());
-    if known || capitals || matches!(name, "help" | "man" | "info" | "compare") || asks_for_help(&call.args) {
+    if asks_for_help(&call.args) {
+        return Vec::new();
+    }
+    // A script's own content is unseen, but not the commands an option gives it, which it runs
+    // as they are written (`/opt/eap/bin/jboss-cli.sh -c --command="undeploy app.war"`).
+    // Not an interpreter's code (`python3 -c "print('... rm ...')"`), which is read as code.
+    let script = features.iter().any(|f| f == "x=script") && call.program.contains('/');
+    if script && !features.iter().any(|f| f.starts_with("R=") && f.ends_with("_verb")) {
+        return fed_verb(call).map(|kind| verb_facts(call, kind)).unwrap_or_default();
+    }
+    if known || capitals || matches!(name, "help" | "man" | "info" | "compare") {
         return Vec::new();
     }
     let first = call.args.first().map(String::as_str);
@@ -4992,31 +5010,7 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
             },
         )
     };
-    // A command language fed its commands (`printf 'STOP REPLICAT R1\nDELETE REPLICAT R1\n' |
-    // adminclient`), or given them by an option (`cmsh -c "device; remove node204; commit"`):
-    // the most destructive verb a statement starts with, or has second after a word that is
-    // none (`device; power reset -n node001`).
-    let fed = || {
-        let text: Vec<String> = call
-            .printed
-            .as_deref()
-            .map(in_lines)
-            .into_iter()
-            .chain(call.fed())
-            .chain(given_commands(&call.args))
-            .collect();
-        let kinds: Vec<&str> = text
-            .iter()
-            .flat_map(|t| t.split(['\n', ';']))
-            .take(64)
-            .filter_map(|statement| {
-                let mut words = statement.split_whitespace().map(str::to_ascii_lowercase);
-                let first = joined_kind(&words.next()?, false);
-                first.or_else(|| joined_kind(&words.next()?, false))
-            })
-            .collect();
-        ["destroy", "change", "read"].into_iter().find(|k| kinds.contains(k))
-    };
+    let fed = || fed_verb(call);
     let kind = name
         .rsplit(':')
         .next()
@@ -5024,6 +5018,8 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
             joined_kind(n, false)
                 .or_else(|| n.chars().all(|c| c.is_ascii_lowercase()).then(|| prefixed(n)).flatten())
                 .or_else(|| shared_after_verb(n))
+                // A verb joined to its object by `-` or `_` (UCS Manager's `commit-buffer`).
+                .or_else(|| n.split_once(['-', '_']).and_then(|(v, _)| joined_kind(v, false)))
         })
         .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
         // A verb after its object's `/`, and after a `.` (ESXi's `vim-cmd vmsvc/destroy 12`,
@@ -5050,9 +5046,22 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
                 .find_map(|o| joined_kind(o, false).filter(|k| *k == "destroy"))
         })
         .or_else(fed);
-    let Some(kind) = kind else {
-        return Vec::new();
-    };
+    kind.map(|kind| verb_facts(call, kind)).unwrap_or_default()
+}
+
+/// A command language fed its commands (`printf 'STOP REPLICAT R1\nDELETE REPLICAT R1\n' |
+/// adminclient`), or given them by an option (`cmsh -c "device; remove node204; commit"`): the
+/// most destructive verb of a statement ([`statement_verb`]).
+fn fed_verb(call: &Call) -> Option<&'static str> {
+    let text: Vec<String> =
+        call.printed.as_deref().map(in_lines).into_iter().chain(call.fed()).chain(given_commands(&call.args)).collect();
+    let kinds: Vec<&str> = text.iter().flat_map(|t| t.split(['\n', ';'])).take(64).filter_map(statement_verb).collect();
+    ["destroy", "change", "read"].into_iter().find(|k| kinds.contains(k))
+}
+
+/// The facts of a verb of the kind `kind` ([`joined_verb_facts`]): the verb's fact, its pairings
+/// with another machine and `sudo`, and on another machine a change.
+fn verb_facts(call: &Call, kind: &str) -> Vec<String> {
     let fact = format!("R={kind}_verb");
     let mut out = vec![fact.clone()];
     if call.remote {
@@ -5069,13 +5078,35 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
 
 /// The commands an option gives a console (`cmsh -c "device; use node088; shutdown"`,
 /// `--command=...`, `-e`), where a shell's `-c` is a wrapper the parse has opened already.
-fn given_commands(args: &[String]) -> Option<String> {
+/// Not an option's value that is another option (`jboss-cli.sh -c --controller=...`: `-c` there
+/// connects).
+fn given_commands(args: &[String]) -> Vec<String> {
     const OPTIONS: [&str; 6] = ["-c", "-e", "--command", "--commands", "--execute", "--cmd"];
-    args.iter().enumerate().find_map(|(i, a)| match a.split_once('=') {
+    let given = |(i, a): (usize, &String)| match a.split_once('=') {
         Some((option, value)) if option.starts_with("--") && OPTIONS.contains(&option) => Some(value.to_string()),
         _ => OPTIONS.contains(&a.as_str()).then(|| args.get(i + 1).cloned()).flatten(),
-    })
+    };
+    args.iter().enumerate().filter_map(given).filter(|text| !text.starts_with('-')).collect()
 }
+
+/// The kind of verb a statement of a fed or given text starts with, or has second after a word
+/// that is none (`device; power reset -n node001`), or an operation after an address's last `:`
+/// (`/profile=ha/subsystem=datasources/data-source=DS1:remove`, `/host=hc1:shutdown(restart=false)`,
+/// `:restart-servers`), as a name's verb follows its colon (`ps:restart`).
+fn statement_verb(statement: &str) -> Option<&'static str> {
+    let mut words = statement.split_whitespace().map(str::to_ascii_lowercase);
+    let first = words.next()?;
+    let operation = first.rsplit_once(':').filter(|(address, _)| address.contains('=')).map(|(_, op)| {
+        let op = op.split('(').next().unwrap_or(op);
+        op.split('-').next().unwrap_or(op).to_string()
+    });
+    joined_kind(operation.as_deref().unwrap_or(&first), false).or_else(|| joined_kind(&words.next()?, false))
+}
+
+/// What an administrator's console does to move between its modes (UCS Manager's `scope org /;
+/// scope service-profile sp1`): nothing changes, whatever the mode is named for. Not `exit`,
+/// which a shell's loop runs too, nor `enter`, which makes the object it enters when missing.
+const NAVIGATES: [&str; 1] = ["scope"];
 
 /// The kind of verb after an object's `/` (`vmsvc/destroy`), or after the last `.` that follows
 /// it (`vmsvc/snapshot.removeall`): one slash, letters and `_` before it, letters, `_` and

@@ -187,8 +187,10 @@ impl<'a> Model<'a> {
         let program = shell::analyse(command);
         let seen = |c: &shell::Call| self.has_seen(features::program(c));
         // A program it has never seen also has what its command language's words say
-        // ([`features::unseen_buckets`]), read once with the rest of its features.
-        let buckets = |c: &shell::Call| if seen(c) { features::buckets(c) } else { features::unseen_buckets(c) };
+        // ([`features::unseen_buckets`]), read once with the rest of its features; so has a
+        // script, whose code it never sees (what an option gives it to run is in the command).
+        let known = |c: &shell::Call| features::program(c).is_some_and(|p| self.has_seen(Some(p)));
+        let buckets = |c: &shell::Call| if known(c) { features::buckets(c) } else { features::unseen_buckets(c) };
         let calls: Vec<[f64; LEVELS]> = told_once_by(&program.calls, buckets)
             .into_iter()
             .map(|(c, buckets, place)| placed(self.call(&buckets, seen(c)), place))
