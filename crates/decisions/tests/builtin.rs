@@ -262,7 +262,8 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
 #[test]
 fn an_unfamiliar_clients_change_to_a_shared_object_is_rule_4s_change() {
     let m = builtin::model();
-    let call = |c: &str| builtin::shell::analyse(c).calls.into_iter().next().expect("a call");
+    // The last call: a console's, after what prints its statements.
+    let call = |c: &str| builtin::shell::analyse(c).calls.into_iter().last().expect("a call");
     let served = |c: &str| builtin::features::of_unseen(&call(c)).iter().any(|f| f == "R=served_change");
     let p3 = |c: &str| m.command(c)[3];
     // Made-up clients no labelled row names, here on this machine: what they change on a
@@ -279,6 +280,12 @@ fn an_unfamiliar_clients_change_to_a_shared_object_is_rule_4s_change() {
         "mkvdiskhostmap -host h1 v9",
         // Where the language's verbs are its options.
         "zorkcli -h arr1-spa.corp.local lun -destroy -l 118 -o",
+        // A console fed or given statements that change: they run on its server (`-n` there
+        // is no dry run).
+        "printf \"disable 't1'\\ndrop 't1'\\n\" | zorkbase shell -n",
+        "echo \"purge volume=V1 yes\" | zorkconsole",
+        "zorkmgr -c \"device; remove node204; commit\"",
+        "zork-cli.sh --connect --command=\"/profile=ha/data-source=DS1:remove\"",
     ] {
         assert!(!m.has_seen(builtin::features::program(&call(c))), "{c}");
         assert!(served(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
@@ -294,6 +301,13 @@ fn an_unfamiliar_clients_change_to_a_shared_object_is_rule_4s_change() {
         "zorkbench --site shop.localhost set-config mode 1",
         "zorkcli delete project p1",
         "./zork-delete-cluster.sh",
+        // Nor statements fed to a program that reads them (a linter), a verb only second in a
+        // line (text pasted), a call for help in a console.
+        "echo 'DROP TABLE orders;' | zorkfluff lint - --dialect mysql",
+        "echo 'fly deploy -a web --strategy immediate' | zorkclip -selection clipboard",
+        "echo \"help purge\" | zorkconsole",
+        "zork-cli.sh --connect --command=\"undeploy --help\"",
+        "echo \"list 't1'\" | zorkbase shell -n",
     ] {
         assert!(!served(c), "{c}: {:?}", builtin::features::of_unseen(&call(c)));
     }

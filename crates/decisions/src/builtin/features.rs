@@ -4728,7 +4728,9 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     let extra = joined_verb_facts(call, &f);
     f.extend(extra);
     if changes_unseen(call, &f) {
-        if names_shared_object(call) {
+        // A console given or fed statements that change (`printf "drop 't'\n" | hbase shell -n`,
+        // `cmsh -c "device; remove node204"`) is a client: they run on its server.
+        if names_shared_object(call) || console_changes(call) {
             f.push("R=served_change".into());
         } else if names_another_machine(call) {
             f.push("R=elsewhere_change".into());
@@ -4806,16 +4808,20 @@ fn changes_unseen(call: &Call, features: &[String]) -> bool {
         has(&["read_verb", "db_read", "print", "help", "dry_run", "download", "served_change", "elsewhere_change"]);
     let asks =
         |a: &String| READ.contains(&a.as_str()) || ["localhost", "127.0.0.1", "[::1]"].iter().any(|h| a.contains(h));
-    acts && !reads && !told && !asks_for_help(&call.args) && !call.args.iter().any(asks)
+    acts && !reads && !told && !asks_for_help(call) && !call.args.iter().any(asks)
 }
 
 /// Whether a call asks for help, a dry run (`-n` is many a tool's: `amrmtape -n`) or a
 /// comparison (a router's `show configuration | compare rollback 1`). `-h` before a machine's
-/// name is a host (`naviseccli -h vnx-spa.corp.local`).
-fn asks_for_help(args: &[String]) -> bool {
+/// name is a host (`naviseccli -h vnx-spa.corp.local`); `-n` to a console fed its statements is
+/// no dry run of them (`printf "disable 't'\ndrop 't'\n" | hbase shell -n`: not interactive).
+fn asks_for_help(call: &Call) -> bool {
+    let args = &call.args;
+    let fed = call.printed.is_some() || call.stdin_text.is_some();
     args.iter().enumerate().any(|(i, a)| match a.as_str() {
         "-h" => !args.get(i + 1).is_some_and(|v| is_domain(v)),
-        "--help" | "help" | "-?" | "/?" | "-n" | "compare" => true,
+        "-n" => !fed,
+        "--help" | "help" | "-?" | "/?" | "compare" => true,
         _ => a.contains("dry"),
     })
 }
@@ -4983,7 +4989,7 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
     // filter, a word in backquotes); one in capitals may be (OpenVMS's `@SYS$SYSTEM:SHUTDOWN`).
     let shown = base(&call.program);
     let capitals = shown.chars().any(|c| c.is_ascii_uppercase()) && shown.chars().any(|c| c.is_ascii_lowercase());
-    if asks_for_help(&call.args) {
+    if asks_for_help(call) {
         return Vec::new();
     }
     // A script's own content is unseen, but not the commands an option gives it, which it runs
@@ -5053,10 +5059,29 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
 /// adminclient`), or given them by an option (`cmsh -c "device; remove node204; commit"`): the
 /// most destructive verb of a statement ([`statement_verb`]).
 fn fed_verb(call: &Call) -> Option<&'static str> {
+    statements_verb(call, true)
+}
+
+/// [`fed_verb`], by the statements' first words alone when `second` is false.
+fn statements_verb(call: &Call, second: bool) -> Option<&'static str> {
     let text: Vec<String> =
         call.printed.as_deref().map(in_lines).into_iter().chain(call.fed()).chain(given_commands(&call.args)).collect();
-    let kinds: Vec<&str> = text.iter().flat_map(|t| t.split(['\n', ';'])).take(64).filter_map(statement_verb).collect();
+    let kinds: Vec<&str> =
+        text.iter().flat_map(|t| t.split(['\n', ';'])).take(64).filter_map(|t| statement_verb(t, second)).collect();
     ["destroy", "change", "read"].into_iter().find(|k| kinds.contains(k))
+}
+
+/// Whether a call is a console given or fed its statements ([`fed_verb`]) whose own first
+/// statement word changes or destroys: a client, whose statements run on its server
+/// (`printf "drop 't'\n" | hbase shell -n`, `echo "purge volume=V1 yes" | bconsole`, `cmsh -c
+/// "device; remove node204"`). A console is called with no word of its own but `shell`,
+/// `console` or `cli` (not `sqlfluff lint -`, which reads what it is fed), and a verb second in a
+/// statement is not enough (`echo 'fly deploy ...' | xclip`: text to paste).
+fn console_changes(call: &Call) -> bool {
+    let console = call.args.iter().find(|a| !a.starts_with('-')).is_none_or(|a| {
+        matches!(a.as_str(), "shell" | "console" | "cli") || given_commands(&call.args).iter().any(|t| t == a)
+    });
+    console && statements_verb(call, false).is_some_and(|kind| kind != "read")
 }
 
 /// The facts of a verb of the kind `kind` ([`joined_verb_facts`]): the verb's fact, its pairings
@@ -5093,14 +5118,19 @@ fn given_commands(args: &[String]) -> Vec<String> {
 /// that is none (`device; power reset -n node001`), or an operation after an address's last `:`
 /// (`/profile=ha/subsystem=datasources/data-source=DS1:remove`, `/host=hc1:shutdown(restart=false)`,
 /// `:restart-servers`), as a name's verb follows its colon (`ps:restart`).
-fn statement_verb(statement: &str) -> Option<&'static str> {
+fn statement_verb(statement: &str, second: bool) -> Option<&'static str> {
     let mut words = statement.split_whitespace().map(str::to_ascii_lowercase);
     let first = words.next()?;
+    // A call for help reads (`help purge`, `undeploy --help`).
+    if first == "help" || statement.split_whitespace().any(|w| w == "--help") {
+        return Some("read");
+    }
     let operation = first.rsplit_once(':').filter(|(address, _)| address.contains('=')).map(|(_, op)| {
         let op = op.split('(').next().unwrap_or(op);
         op.split('-').next().unwrap_or(op).to_string()
     });
-    joined_kind(operation.as_deref().unwrap_or(&first), false).or_else(|| joined_kind(&words.next()?, false))
+    joined_kind(operation.as_deref().unwrap_or(&first), false)
+        .or_else(|| joined_kind(&words.next()?, false).filter(|_| second))
 }
 
 /// What an administrator's console does to move between its modes (UCS Manager's `scope org /;
