@@ -4710,7 +4710,10 @@ pub fn buckets(call: &Call) -> Vec<usize> {
 /// administrator's own command language joins to its object (`rmvdisk`, `mkhost`, `lsqueue`,
 /// `removeuser`, `vol_destroy`), when nothing else gave the call one ([`joined_verb_facts`]).
 /// Only the embedded model asks for these, for a program it has never seen; training sees no
-/// such call (every program it fits on is one a row names), so the weights are the same.
+/// such call (every program it fits on is one a row names), so the weights are the same. It
+/// asks for a script's too, whose code it never sees: what a script gains here is only the
+/// commands an option gives it (`/opt/eap/bin/jboss-cli.sh --command="undeploy app.war"`), which
+/// training, reading every call with [`of`], does not read.
 pub fn unseen_buckets(call: &Call) -> Vec<usize> {
     hashed(of_unseen(call).iter())
 }
