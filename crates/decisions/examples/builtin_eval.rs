@@ -333,8 +333,7 @@ fn explain(command: &str) {
     for call in decisions::builtin::shell::analyse(command).calls {
         let seen = m.has_seen(decisions::builtin::features::program(&call));
         println!("call {} (program seen: {seen}, elsewhere: {})", call.program, call.elsewhere());
-        let known = decisions::builtin::features::program(&call).is_some_and(|p| m.has_seen(Some(p)));
-        let features = if known {
+        let features = if m.knows(&call) {
             decisions::builtin::features::of(&call)
         } else {
             decisions::builtin::features::of_unseen(&call)

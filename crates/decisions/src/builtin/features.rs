@@ -4,7 +4,9 @@
 //! `echo`'s arguments, a commit message, a search pattern) are not features: they say nothing
 //! of what the call does.
 
-use super::shell::{Call, FIND_PICKS, SQL_CLIENTS, base, database_client, first_operand, in_lines, juju_run_targets};
+use super::shell::{
+    Call, FIND_PICKS, SQL_CLIENTS, base, database_client, first_operand, in_lines, juju_run_targets, option_values,
+};
 
 /// How many buckets the features are hashed into.
 pub const BUCKETS: usize = 1 << 16;
@@ -5110,11 +5112,7 @@ fn verb_facts(call: &Call, kind: &str) -> Vec<String> {
 /// connects).
 fn given_commands(args: &[String]) -> Vec<String> {
     const OPTIONS: [&str; 6] = ["-c", "-e", "--command", "--commands", "--execute", "--cmd"];
-    let given = |(i, a): (usize, &String)| match a.split_once('=') {
-        Some((option, value)) if option.starts_with("--") && OPTIONS.contains(&option) => Some(value.to_string()),
-        _ => OPTIONS.contains(&a.as_str()).then(|| args.get(i + 1).cloned()).flatten(),
-    };
-    args.iter().enumerate().filter_map(given).filter(|text| !text.starts_with('-')).collect()
+    option_values(args, &OPTIONS).into_iter().filter(|text| !text.starts_with('-')).collect()
 }
 
 /// The kind of verb a statement of a fed or given text starts with, or has second after a word

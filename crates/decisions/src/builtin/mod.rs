@@ -169,6 +169,13 @@ impl<'a> Model<'a> {
         program.is_none_or(|p| keys.binary_search_by_key(&p, |k| u32::from_le_bytes(*k)).is_ok())
     }
 
+    /// Whether a call's program is one a labelled row names, so its features are read as
+    /// training read them ([`features::buckets`]); else, a program never seen or a script, with
+    /// the unseen readings too ([`features::unseen_buckets`]).
+    pub fn knows(&self, call: &shell::Call) -> bool {
+        features::program(call).is_some_and(|p| self.has_seen(Some(p)))
+    }
+
     /// One call's distribution over the levels, from its buckets and whether its program was
     /// seen.
     pub fn call(&self, buckets: &[usize], seen: bool) -> [f64; LEVELS] {
@@ -189,8 +196,7 @@ impl<'a> Model<'a> {
         // A program it has never seen also has what its command language's words say
         // ([`features::unseen_buckets`]), read once with the rest of its features; so has a
         // script, whose code it never sees (what an option gives it to run is in the command).
-        let known = |c: &shell::Call| features::program(c).is_some_and(|p| self.has_seen(Some(p)));
-        let buckets = |c: &shell::Call| if known(c) { features::buckets(c) } else { features::unseen_buckets(c) };
+        let buckets = |c: &shell::Call| if self.knows(c) { features::buckets(c) } else { features::unseen_buckets(c) };
         let calls: Vec<[f64; LEVELS]> = told_once_by(&program.calls, buckets)
             .into_iter()
             .map(|(c, buckets, place)| placed(self.call(&buckets, seen(c)), place))

@@ -2579,12 +2579,29 @@ fn cmake_command(args: &[(String, bool)]) -> Option<String> {
     })
 }
 
+/// A call's word as the parse keeps it (with whether it was quoted) or as a [`Call`] does.
+pub trait Arg {
+    fn text(&self) -> &str;
+}
+
+impl Arg for (String, bool) {
+    fn text(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Arg for String {
+    fn text(&self) -> &str {
+        self
+    }
+}
+
 /// Every value of the options named: the next word, or glued to a long one (`--run=CMD`).
-fn option_values(args: &[(String, bool)], flags: &[&str]) -> Vec<String> {
+pub fn option_values(args: &[impl Arg], flags: &[&str]) -> Vec<String> {
     let mut found = Vec::new();
-    for (i, (a, _)) in args.iter().enumerate() {
-        if flags.contains(&a.as_str()) {
-            found.extend(args.get(i + 1).map(|(v, _)| v.clone()));
+    for (i, a) in args.iter().map(Arg::text).enumerate() {
+        if flags.contains(&a) {
+            found.extend(args.get(i + 1).map(|v| v.text().to_string()));
         } else if let Some((flag, v)) = a.split_once('=')
             && flags.contains(&flag)
             && flag.starts_with("--")
