@@ -1259,6 +1259,9 @@ fn facts(
         || subs.iter().chain(deeper).any(|w| w == "what-if" || w == "simulate" || w.starts_with("simulate-"))
         || (has("-s") && tool == "apt-get")
         || (has("-N") && tool.starts_with("mkfs"))
+        // sgdisk's `--pretend` (`-P`) changes only its copy in memory and writes nothing to the
+        // disk (`sgdisk --pretend --zap-all /dev/mapper/mpathm`).
+        || (tool == "sgdisk" && (has("--pretend") || short('P')))
         // The LVM tools' `--test` (`-t`) changes no metadata.
         || ((has("--test") || short('t')) && LVM.contains(&tool))
         // HP-UX's Software Distributor previews a removal or an installation with `-p`.
@@ -2066,9 +2069,17 @@ fn facts(
         "pcs" if !sub.is_empty() && !has("-f") => {
             let reads = matches!(sub, "status" | "config" | "help")
                 // `cluster cib FILE` saves the configuration to a file; `cib-push` changes it.
-                || matches!(sub2, "status" | "config" | "show" | "list" | "describe" | "agents" | "cib");
+                || matches!(sub2, "status" | "config" | "show" | "list" | "describe" | "agents" | "cib")
+                // What refers to a resource, the cluster's check of its configuration, the
+                // daemons' status (`constraint ref vip`, `cluster verify`, `cluster
+                // pcsd-status`), and corosync's configuration shown (`cluster corosync`).
+                || matches!(sub2, "ref" | "verify" | "pcsd-status")
+                || (sub == "cluster" && sub2 == "corosync");
             out.push(verb_fact(reads, sub == "cluster" && sub2 == "destroy"));
         }
+        // With `-f FILE` it edits that file, a draft of the configuration, and not the cluster
+        // (`pcs -f cib-draft.xml resource delete vip`), whatever its verb.
+        "pcs" if !sub.is_empty() => out.push("file_write"),
         // Pacemaker's lower-level tools: a resource banned, moved, cleaned up or restarted, an
         // attribute updated or deleted, a node fenced, corosync reloaded change the cluster; a
         // listing, a query or a `--why` reads.
@@ -3054,7 +3065,9 @@ fn facts(
             || (tool == "shadow-cljs" && sub == "release")
             // Consul's `tls ca create` and `tls cert create` write a CA's or a certificate's files
             // here; they change no agent.
-            || (tool == "consul" && sub == "tls");
+            || (tool == "consul" && sub == "tls")
+            // Pacemaker's `pcs -f FILE ...` edits that file, not the cluster.
+            || (tool == "pcs" && has("-f"));
         // A second word that displays or prints what the first names (`puppet config print`,
         // `r10k deploy display`), or names the record a verb leaves (`divio app deploy-log`,
         // `deploy-status`, `build-history`), unless that verb destroys it (`delete-logs`).
@@ -7159,6 +7172,28 @@ mod tests {
         assert!(has("ctm run job::setToOk ctmsrv-prd01:0004ka -e ctm-prd", "change_verb"));
         assert!(has("ctm config server:agent::delete ctmsrv-prd01 agt-old-fin01 -e ctm-prd", "destroy_verb"));
         assert!(has("ctmcontb -DELETE FIN-GL-READY 0614", "destroy_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_424_to_427() {
+        let has = has_fact;
+        // Pacemaker's `pcs`: what refers to a resource, the configuration's check and corosync's
+        // configuration are shown; with `-f FILE` a draft file is edited, whatever the verb.
+        for read in ["pcs constraint ref vip-public", "pcs cluster corosync", "pcs cluster verify --full"] {
+            assert!(has(read, "read_verb") && !has(read, "change_verb"), "{read}: {:?}", facts_of(read));
+        }
+        let draft = "pcs -f /root/cib-scratch.xml resource delete vip-public";
+        assert!(has(draft, "file_write"), "{:?}", facts_of(draft));
+        assert!(!has(draft, "destroy_verb") && !has(draft, "served_change"), "{:?}", facts_of(draft));
+        assert!(
+            has("pcs resource delete vip-public", "change_verb")
+                && has("pcs resource delete vip-public", "served_change")
+        );
+        // sgdisk's `--pretend` (`-P`) writes nothing to the disk; without it, it does.
+        for pretend in ["sgdisk --pretend --zap-all /dev/mapper/mpathm", "sgdisk -P -Z /dev/sdb"] {
+            assert!(has(pretend, "dry_run") && !has(pretend, "device_write"), "{pretend}: {:?}", facts_of(pretend));
+        }
+        assert!(has("sgdisk --zap-all /dev/mapper/mpathm", "device_write"));
     }
 
     #[test]
