@@ -210,9 +210,15 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'zork-cmd vmsvc/destroy 12'",
         "ssh arr1 'zork-cmd vmsvc/snapshot.removeall 12'",
         "ssh arr1 'zork-cmd vmsvc/power.reboot 12'",
+        // Its first verb decides; a read word after it names what it acts on (PAN-OS's
+        // `request`, which no row names).
+        "ssh fw1 'request system software install version 11.1.2-h3'",
     ] {
         assert!(p3(c) > 0.9, "{c}: {:?}", m.command(c));
     }
+    // A read first stays a read, whatever follows it.
+    let shown = builtin::features::of_unseen(&call("ssh fw1 'request system software info'"));
+    assert!(shown.iter().any(|f| f == "R=read_verb"), "{shown:?}");
     // One that reads stays a read there.
     for c in [
         "ssh arr1 'qadm lsqueue'",

@@ -4745,6 +4745,11 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     }
     let extra = joined_verb_facts(call, &f);
     f.extend(extra);
+    if f.iter().any(|x| x == "R=read_verb") && read_after_verb(call) {
+        // Its first verb says what it does; a read word after it names what it acts on (PAN-OS's
+        // `request system software install version 11.1.2`).
+        f.retain(|x| x != "R=read_verb" && !x.starts_with("R=read_verb|"));
+    }
     if changes_unseen(call, &f) {
         // A console given or fed statements that change (`printf "drop 't'\n" | hbase shell -n`,
         // `cmsh -c "device; remove node204"`) is a client: they run on its server.
@@ -4755,6 +4760,19 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
         }
     }
     f
+}
+
+/// Whether the first verb of the rules' lists ([`verb_kind`]) among a call's program name and its
+/// first words (options aside) changes or destroys, and a read word comes after it
+/// (`install version 11.1.2`).
+fn read_after_verb(call: &Call) -> bool {
+    let program = call.program.to_ascii_lowercase();
+    let kinds: Vec<&str> = std::iter::once(base(&program).to_string())
+        .chain(call.args.iter().take(8).map(|a| a.to_ascii_lowercase()))
+        .filter(|w| !w.starts_with('-') && is_word(w))
+        .filter_map(|w| verb_kind(&w))
+        .collect();
+    kinds.first().is_some_and(|k| *k != "read") && kinds.contains(&"read")
 }
 
 /// What lives on a server, an array or a cluster rather than on this machine: the objects an
