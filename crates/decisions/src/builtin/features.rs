@@ -2103,6 +2103,17 @@ fn facts(
                 "-D",
                 "-C",
                 "-M",
+                // A resource forced into a state, a parameter set or deleted, a failure
+                // recorded, its history refreshed, a node unfenced.
+                "--force-promote",
+                "--force-demote",
+                "--force-start",
+                "--force-stop",
+                "--set-parameter",
+                "--delete-parameter",
+                "--refresh",
+                "--fail",
+                "--unfence",
             ];
             if args.iter().any(|a| changes.iter().any(|c| a == c || a.starts_with(&format!("{c}=")))) {
                 out.push(verb_fact(false, has("--delete") || has("-D")));
@@ -7212,6 +7223,15 @@ mod tests {
             assert!(has(pretend, "dry_run") && !has(pretend, "device_write"), "{pretend}: {:?}", facts_of(pretend));
         }
         assert!(has("sgdisk --zap-all /dev/mapper/mpathm", "device_write"));
+        // crm_resource's forced states and parameters change the cluster; its queries read.
+        for forced in [
+            "crm_resource --resource pgsql-ha --force-promote",
+            "crm_resource -r vip --set-parameter ip --parameter-value 10.0.0.9",
+            "crm_resource --refresh --resource pgsql-ha",
+        ] {
+            assert!(has(forced, "change_verb") && has(forced, "served_change"), "{forced}: {:?}", facts_of(forced));
+        }
+        assert!(has("crm_resource --resource pgsql-ha --locate", "read_verb"));
     }
 
     #[test]
