@@ -230,6 +230,8 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'zork-cmd vmsvc/getallvms'",
         // A console's move between its modes changes nothing, whatever it names.
         "ssh arr1 'scope org /Prod-ESX; show vnic-templ detail'",
+        // A console's `help` shows what a command would do, whatever the command.
+        "ssh arr1 'help utils dbreplication reset'",
     ] {
         assert!(p0(c) > 0.85, "{c}: {:?}", m.command(c));
     }

@@ -1374,6 +1374,9 @@ fn facts(
         // Db2's command line processor's help (`db2 "? drop database"`).
         || (tool == "db2" && args.first().is_some_and(|a| a.trim_start().starts_with('?')))
         || tool == "man"
+        // A shell's `help` builtin and a console's `help` (`help utils dbreplication reset`) show
+        // what a command would do.
+        || tool == "help"
         || (has("--version") && args.len() == 1)
         || has("-V") && args.len() == 1
         // The cloud CLIs' help is a last word (`aws s3 rb help`).
