@@ -14,6 +14,7 @@ denied, a level 3 command now caught), worse, or on a level 2 command, with the 
 reading of the same weights is checked before it is committed.
 
     python3 scripts/builtin-hook-set.py BIN model/fresh-6 [--show]
+    python3 scripts/builtin-hook-set.py BIN model/fresh-{42..423}    (several directories, pooled)
     python3 scripts/builtin-hook-set.py --compare OLD_BIN NEW_BIN
 """
 import json
@@ -67,18 +68,20 @@ def main():
     if sys.argv[1:2] == ["--compare"] and len(sys.argv) == 4:
         return compare(sys.argv[2], sys.argv[3])
     args = [a for a in sys.argv[1:] if a != "--show"]
-    if len(args) != 2:
+    if len(args) < 2:
         sys.exit(__doc__)
-    binary, directory = args
-    labels = {r["id"]: r for r in rows(Path(directory) / "labels.jsonl")}
+    binary, directories = args[0], args[1:]
     known = {r["command"] for d in trained_dirs() for r in rows(ROOT / d / "commands.jsonl")}
-    asked = []
-    model = None
-    for c in rows(Path(directory) / "commands.jsonl"):
-        r = ask(binary, c["command"])
-        model = r["model"]
-        level = labels[c["id"]]["level"]
-        asked.append((level, r["verdict"].startswith("deny"), c["kind"], c["command"] in known, r, c["command"]))
+    # Several directories are pooled, as one set.
+    cases = [(labels[c["id"]]["level"], c)
+             for directory in directories
+             for labels in [{r["id"]: r for r in rows(Path(directory) / "labels.jsonl")}]
+             for c in rows(Path(directory) / "commands.jsonl")]
+    with ThreadPoolExecutor(3) as pool:
+        answers = list(pool.map(lambda case: ask(binary, case[1]["command"]), cases))
+    asked = [(level, r["verdict"].startswith("deny"), c["kind"], c["command"] in known, r, c["command"])
+             for (level, c), r in zip(cases, answers)]
+    model = answers[-1]["model"] if answers else None
 
     def figures(of):
         low = [a for a in of if a[0] <= 1]
