@@ -218,6 +218,8 @@ pub fn of(call: &Call) -> Vec<String> {
         "kolla-ansible" => first != "install-deps",
         // Pacemaker's `pcs -f FILE` edits a draft of the configuration, not the cluster.
         "pcs" => !call.args.iter().any(|a| a == "-f"),
+        // HPE's `ilorest set` without `--commit` stages the change in its local cache.
+        "ilorest" => !ilorest_stages(args),
         // tldr's `xe` is an `xargs`: only Citrix Hypervisor's `xe NOUN-VERB` is a pool's.
         "xe" => xe_command(args).is_some(),
         "pmrep" => first != "connect",
@@ -1080,6 +1082,12 @@ fn verb_fact(reads: bool, destroys: bool) -> &'static str {
     }
 }
 
+/// Whether HPE's `ilorest` only stages a change in its local cache: `ilorest set
+/// Attributes/WorkloadProfile=...` without `--commit`, which a later `ilorest commit` sends.
+fn ilorest_stages(args: &[String]) -> bool {
+    args.iter().any(|a| a.eq_ignore_ascii_case("set")) && !args.iter().any(|a| a == "--commit")
+}
+
 /// The fact a management controller's command gives, by the first of its words that is a verb:
 /// powering the server off, cycling or resetting it is `power` (rule 7); clearing its event log,
 /// its configuration or its disks destroys; setting, updating, flashing or resetting the
@@ -1754,7 +1762,19 @@ fn facts(
             // Its options' values (a host, a user) are no verbs, whichever options take one.
             let words: Vec<String> =
                 args.iter().filter(|a| !a.starts_with('-')).map(|a| a.to_ascii_lowercase()).collect();
-            if let Some(fact) = controller_fact(&words, tool == "rpower") {
+            // `ilorest bootorder` alone shows the boot order; given an order or a one-time boot,
+            // it sets it. `ilorest set` without `--commit` stages a change here, which `commit`
+            // sends to the server.
+            let boot_option = |a: &String| {
+                ["--onetimeboot", "--continuousboot", "--disablebootflag", "--commit", "--securebootkeys"]
+                    .iter()
+                    .any(|o| a.starts_with(o))
+            };
+            if tool == "ilorest" && ilorest_stages(args) {
+                out.push("file_write");
+            } else if tool == "ilorest" && words == ["bootorder"] && !args.iter().any(boot_option) {
+                out.push("read_verb");
+            } else if let Some(fact) = controller_fact(&words, tool == "rpower") {
                 out.push(fact);
             }
         }
@@ -3081,7 +3101,9 @@ fn facts(
             // here; they change no agent.
             || (tool == "consul" && sub == "tls")
             // Pacemaker's `pcs -f FILE ...` edits that file, not the cluster.
-            || (tool == "pcs" && has("-f"));
+            || (tool == "pcs" && has("-f"))
+            // HPE's `ilorest set` without `--commit` stages a change in its local cache.
+            || (tool == "ilorest" && ilorest_stages(args));
         // A second word that displays or prints what the first names (`puppet config print`,
         // `r10k deploy display`), or names the record a verb leaves (`divio app deploy-log`,
         // `deploy-status`, `build-history`), unless that verb destroys it (`delete-logs`).
@@ -7235,6 +7257,21 @@ mod tests {
             assert!(has(forced, "change_verb") && has(forced, "served_change"), "{forced}: {:?}", facts_of(forced));
         }
         assert!(has("crm_resource --resource pgsql-ha --locate", "read_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_432() {
+        let has = has_fact;
+        // HPE's `ilorest bootorder` alone shows the order; given a boot target, it sets it.
+        assert!(has("ilorest bootorder", "read_verb") && !has("ilorest bootorder", "served_change"));
+        let once = "ilorest --url ilo-b3 -u admin -p \"$P\" bootorder --onetimeboot=Pxe --commit";
+        assert!(has(once, "change_verb") && has(once, "served_change"), "{:?}", facts_of(once));
+        // `ilorest set` stages a change in its local cache until `--commit` or `ilorest commit`.
+        let staged = "ilorest set Attributes/WorkloadProfile=Virtualization-MaxPerformance";
+        assert!(has(staged, "file_write"), "{:?}", facts_of(staged));
+        assert!(!has(staged, "change_verb") && !has(staged, "served_change"), "{:?}", facts_of(staged));
+        let committed = "ilorest set Attributes/SecureBootStatus=Enabled --commit --reboot=ColdBoot";
+        assert!(has(committed, "served_change"), "{:?}", facts_of(committed));
     }
 
     #[test]
