@@ -213,9 +213,20 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         // Its first verb decides; a read word after it names what it acts on (PAN-OS's
         // `request`, which no row names).
         "ssh fw1 'request system software install version 11.1.2-h3'",
+        // An appliance's statements over ssh: `set` given a word is no shell's builtin there,
+        // `del` and `unconfigure` remove what they name, `start` starts a service.
+        "ssh mgr1 'set zork-server ntp2.example.net'",
+        "ssh mgr1 'del zork-server 10.20.0.5'",
+        "ssh sw1 'unconfigure zork all'",
+        "ssh mgr1 'start zork manager'",
+        // Run on every node by a parallel shell (Triton's `sdc-oneachnode`).
+        "sdc-oneachnode -a 'zorkadm delete c193a558'",
     ] {
         assert!(p3(c) > 0.9, "{c}: {:?}", m.command(c));
     }
+    // Here, a start is a dev server's: it changes nothing that lasts.
+    let served = builtin::features::of_unseen(&call("zorkswa start http://localhost:5000 --run 'zork watch'"));
+    assert!(!served.iter().any(|f| f == "R=change_verb"), "{served:?}");
     // A read first stays a read, whatever follows it.
     let shown = builtin::features::of_unseen(&call("ssh fw1 'request system software info'"));
     assert!(shown.iter().any(|f| f == "R=read_verb"), "{shown:?}");
@@ -232,6 +243,8 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh arr1 'scope org /Prod-ESX; show vnic-templ detail'",
         // A console's `help` shows what a command would do, whatever the command.
         "ssh arr1 'help utils dbreplication reset'",
+        // A listing on every node.
+        "sdc-oneachnode -a 'zorkadm list'",
     ] {
         assert!(p0(c) > 0.85, "{c}: {:?}", m.command(c));
     }

@@ -745,7 +745,15 @@ fn queries(url: &str) -> bool {
     // (`POST https://fs9200:7443/rest/v1/lsvdisk`).
     let lists = url.contains("/rest/")
         && last_segment(url).is_some_and(|last| last.starts_with("ls") && last.chars().all(|c| c.is_ascii_lowercase()));
+    // Not one whose query string names an action that is no read (NSX's `POST
+    // .../node/services/search?action=restart` restarts the search service).
+    let acts = url.split_once('?').is_some_and(|(_, query)| {
+        query.split('&').filter_map(|kv| kv.split_once('=')).any(|(k, v)| {
+            k.eq_ignore_ascii_case("action") && verb_kind(&v.to_ascii_lowercase()).is_some_and(|kind| kind != "read")
+        })
+    });
     !url.starts_with('-')
+        && !acts
         && (tests_compatibility
             || lists
             || last_segment(url).is_some_and(|last| QUERIES.contains(&last.to_ascii_lowercase().as_str())))
@@ -1080,6 +1088,16 @@ fn verb_fact(reads: bool, destroys: bool) -> &'static str {
     } else {
         "change_verb"
     }
+}
+
+/// Whether a word is espefuse's command (or idf.py's) that burns eFuses or write- or
+/// read-protects them: `burn_efuse`, `burn_key`, `burn_bit`, `write_protect_efuse`,
+/// `efuse-burn-key`.
+fn burns_efuse(word: &str) -> bool {
+    let w = word.replace('-', "_");
+    w.starts_with("burn_")
+        || matches!(w.as_str(), "write_protect_efuse" | "read_protect_efuse" | "set_flash_voltage")
+        || ["efuse_burn", "efuse_write_protect", "efuse_read_protect"].iter().any(|c| w.starts_with(c))
 }
 
 /// Whether HPE's `ilorest` only stages a change in its local cache: `ilorest set
@@ -1578,6 +1596,18 @@ fn facts(
             }) =>
         {
             out.push("device_write")
+        }
+        // On another machine, `set` given a word is an appliance's statement, not the shell's
+        // builtin (NSX's `set ntp-server ...`, NetScaler's `set ns param ...`, CUCM's `set network
+        // dns ...`): it changes that machine's configuration.
+        "set" if call.remote && args.first().is_some_and(|a| is_word(a)) => out.push("change_verb"),
+        // Burning a chip's eFuses is for good (`espefuse.py burn_efuse JTAG_DISABLE`, `burn_key`,
+        // `write_protect_efuse`, `idf.py efuse-burn`); with `--virt`, espefuse burns virtual ones
+        // in memory.
+        "espefuse.py" | "espefuse" | "idf.py"
+            if args.iter().any(|a| burns_efuse(a)) && !has("--help") && !has("-h") =>
+        {
+            out.push(if has("--virt") { "dry_run" } else { "device_write" })
         }
         "kubectl" if sub == "cp" && args.last().is_some_and(|a| a.contains(':')) => out.push("send"),
         // Every process the user has (`kill -9 -1`, `pkill -u "$USER"`), not the ones named.
@@ -3739,7 +3769,13 @@ fn graphql_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
 /// a `show` (Arista's `{"method": "runCmds", "params": {"cmds": ["show version"]}}`).
 fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     use serde_json::Value;
-    let cmds = map.get("params").and_then(|p| p.get("cmds")).or_else(|| map.get("cmds"));
+    // ExtremeXOS's JSON-RPC carries its CLI commands as the `params` of the method `cli`.
+    let cli = map.get("method").and_then(Value::as_str) == Some("cli");
+    let cmds = map
+        .get("params")
+        .and_then(|p| p.get("cmds"))
+        .or_else(|| map.get("cmds"))
+        .or_else(|| map.get("params").filter(|_| cli));
     if let Some(Value::Array(cmds)) = cmds {
         let shows = |c: &Value| {
             let c = c.as_str().or_else(|| c.get("cmd").and_then(Value::as_str)).unwrap_or("");
@@ -4960,6 +4996,7 @@ const JOINED: [(&str, &[&str]); 3] = [
         "change",
         &[
             "deactivate",
+            "unconfigure",
             "unregister",
             "commit",
             "quiesce",
@@ -5098,6 +5135,16 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
                 .or_else(|| shared_after_verb(n))
                 // A verb joined to its object by `-` or `_` (UCS Manager's `commit-buffer`).
                 .or_else(|| n.split_once(['-', '_']).and_then(|(v, _)| joined_kind(v, false)))
+                // An appliance's `del` alone, on another machine (NSX's `del ntp-server 10.0.0.5`).
+                .or_else(|| (call.remote && n == "del").then_some("destroy"))
+        })
+        // A start on another machine or of what a cluster or an array holds (`ssh mgr 'start
+        // service manager'`, `clmgr start cluster`, Check Point's `cpstart`); here, a start is a
+        // dev server's, and changes nothing that lasts (`swa start http://localhost:5000`).
+        .or_else(|| {
+            let start = |w: &str| w == "start" || w.strip_suffix("start").is_some_and(|p| p.len() == 2);
+            ((call.remote || names_shared_object(call)) && (start(name) || first.is_some_and(start)))
+                .then_some("change")
         })
         .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
         // A verb after its object's `/`, and after a `.` (ESXi's `vim-cmd vmsvc/destroy 12`,
@@ -5198,6 +5245,9 @@ fn statement_verb(statement: &str, second: bool) -> Option<&'static str> {
         op.split('-').next().unwrap_or(op).to_string()
     });
     joined_kind(operation.as_deref().unwrap_or(&first), false)
+        // A console's statements run on its server: a start there starts what it names
+        // (GoldenGate's `START EXTRACT E1`).
+        .or_else(|| (first == "start").then_some("change"))
         .or_else(|| joined_kind(&words.next()?, false).filter(|_| second))
 }
 
@@ -7257,6 +7307,39 @@ mod tests {
             assert!(has(forced, "change_verb") && has(forced, "served_change"), "{forced}: {:?}", facts_of(forced));
         }
         assert!(has("crm_resource --resource pgsql-ha --locate", "read_verb"));
+    }
+
+    #[test]
+    fn readings_found_in_fresh_434_to_437() {
+        let has = has_fact;
+        // Burning eFuses is for good; `--virt` burns virtual ones; a summary reads.
+        for burn in [
+            "espefuse.py --port /dev/ttyUSB0 --do-not-confirm burn_efuse FLASH_CRYPT_CNT 1",
+            "espefuse.py -p /dev/ttyUSB0 burn_key flash_encryption keys/k.bin",
+            "idf.py -p /dev/ttyUSB0 efuse-burn JTAG_DISABLE",
+        ] {
+            assert!(has(burn, "device_write"), "{burn}: {:?}", facts_of(burn));
+        }
+        let virt = "espefuse.py --port /dev/ttyUSB0 --virt burn_efuse JTAG_DISABLE";
+        assert!(has(virt, "dry_run") && !has(virt, "device_write"), "{:?}", facts_of(virt));
+        assert!(!has("espefuse.py --port /dev/ttyUSB0 summary", "device_write"));
+        assert!(!has("espefuse.py burn_efuse --help", "device_write"));
+        // `set` given a word on another machine is an appliance's statement; here, or given an
+        // option, it is the shell's.
+        assert!(has("ssh admin@nsx1 'set ntp-server ntp2.example.net'", "remote_change"));
+        assert!(!has("ssh admin@h1 'set -o pipefail; uptime'", "remote_change"));
+        assert!(!has("set -- a b", "change_verb"));
+        // A search endpoint told to act is no query (`.../services/search?action=restart`); a
+        // search with other parameters still reads.
+        let restart = "curl -sk -u admin:x -X POST 'https://nsx/api/v1/node/services/search?action=restart'";
+        assert!(has(restart, "send") && !has(restart, "read"), "{:?}", facts_of(restart));
+        let search = "curl -s -X POST 'http://localhost:9200/orders/_search?size=0'";
+        assert!(!has(search, "send"), "{:?}", facts_of(search));
+        // ExtremeXOS's JSON-RPC `cli` method given only `show` commands reads.
+        let shows = r#"curl -sk -u a:b -d '{"jsonrpc":"2.0","id":1,"method":"cli","params":["show fdb vlan Data"]}' https://x460/jsonrpc"#;
+        assert!(!has(shows, "send"), "{:?}", facts_of(shows));
+        let changes = r#"curl -sk -u a:b -d '{"jsonrpc":"2.0","id":1,"method":"cli","params":["disable port 1:5"]}' https://x460/jsonrpc"#;
+        assert!(has(changes, "send"), "{:?}", facts_of(changes));
     }
 
     #[test]

@@ -1069,9 +1069,10 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
         return;
     }
     // Parallel shells: the command they run on many machines, their last operand (`pdsh -w
-    // HOSTS CMD`), `mussh -H hosts.txt -c CMD`, Rundeck's `rd adhoc -F NODES -- CMD`.
+    // HOSTS CMD`, Triton's `sdc-oneachnode -n cn05,cn06 CMD`), `mussh -H hosts.txt -c CMD`,
+    // Rundeck's `rd adhoc -F NODES -- CMD`.
     let on_many = match name.as_str() {
-        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" | "xdsh" => {
+        "pssh" | "parallel-ssh" | "pdsh" | "clush" | "dsh" | "xdsh" | "sdc-oneachnode" => {
             args.iter().rev().find(|(a, _)| !a.starts_with('-')).map(|(code, _)| code.clone())
         }
         // `psexec \\HOST [-s] [-u USER] CMD ARGS`: CMD on that Windows machine (the shell has made
