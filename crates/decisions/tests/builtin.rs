@@ -219,6 +219,9 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh mgr1 'del zork-server 10.20.0.5'",
         "ssh sw1 'unconfigure zork all'",
         "ssh mgr1 'start zork manager'",
+        // A first option that is a verb, with two dashes (Nimble OS's `vol --offline`).
+        "ssh arr1 'zorkcoll --promote c1'",
+        "ssh arr1 'zorkgrp --remove_initiators g1 --initiator_alias esx3'",
         // Run on every node by a parallel shell (Triton's `sdc-oneachnode`).
         "sdc-oneachnode -a 'zorkadm delete c193a558'",
     ] {

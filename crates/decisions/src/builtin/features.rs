@@ -4850,9 +4850,11 @@ fn read_after_verb(call: &Call) -> bool {
 /// What lives on a server, an array or a cluster rather than on this machine: the objects an
 /// administrator's command language changes (`clmgr delete cluster`, `svctask rmvdisk`,
 /// `tabcmd deletesite`, `uemcli /stor/prov/luns/lun -id sv_1 delete`).
-const SHARED_OBJECTS: [&str; 26] = [
+const SHARED_OBJECTS: [&str; 27] = [
     "cluster",
     "lun",
+    // Nimble OS's volumes (`vol --create`, `vol --offline`).
+    "vol",
     "vdisk",
     "mdisk",
     "pool",
@@ -5155,8 +5157,12 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
         .or_else(|| {
             first.filter(|a| is_word(a)).and_then(|a| a.split_once(['_', '-'])).and_then(|(v, _)| joined_kind(v, false))
         })
+        // A first option that is a verb, with one dash or two, alone or joined to its object
+        // (`hagrp -delete`, Nimble OS's `vol --offline`, `initiatorgrp --remove_initiators`).
         .or_else(|| {
-            first.and_then(|a| a.strip_prefix('-')).filter(|o| o.len() >= 4).and_then(|o| joined_kind(o, false))
+            first.filter(|a| a.starts_with('-')).map(|a| a.trim_start_matches('-')).filter(|o| o.len() >= 4).and_then(
+                |o| joined_kind(o, false).or_else(|| o.split_once(['_', '-']).and_then(|(v, _)| joined_kind(v, false))),
+            )
         })
         // Any option that destroys, where a language's verbs are its options (`naviseccli -h
         // spa lun -destroy -l 118`, `storagegroup -removehlu`, `--delete-orphan-hosts`); not
