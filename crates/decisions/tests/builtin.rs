@@ -219,6 +219,7 @@ fn an_unfamiliar_command_languages_joined_verbs_are_read_as_verbs() {
         "ssh mgr1 'del zork-server 10.20.0.5'",
         "ssh sw1 'unconfigure zork all'",
         "ssh mgr1 'start zork manager'",
+        "ssh sw1 'startup saved-configuration flash:/zork.cfg main'",
         // A first option that is a verb, with two dashes (Nimble OS's `vol --offline`).
         "ssh arr1 'zorkcoll --promote c1'",
         "ssh arr1 'zorkgrp --remove_initiators g1 --initiator_alias esx3'",

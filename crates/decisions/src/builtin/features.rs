@@ -5141,10 +5141,11 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
                 .or_else(|| (call.remote && n == "del").then_some("destroy"))
         })
         // A start on another machine or of what a cluster or an array holds (`ssh mgr 'start
-        // service manager'`, `clmgr start cluster`, Check Point's `cpstart`); here, a start is a
-        // dev server's, and changes nothing that lasts (`swa start http://localhost:5000`).
+        // service manager'`, `clmgr start cluster`, Check Point's `cpstart`, a router's `startup
+        // saved-configuration FILE`); here, a start is a dev server's, and changes nothing that
+        // lasts (`swa start http://localhost:5000`).
         .or_else(|| {
-            let start = |w: &str| w == "start" || w.strip_suffix("start").is_some_and(|p| p.len() == 2);
+            let start = |w: &str| w.starts_with("start") || w.strip_suffix("start").is_some_and(|p| p.len() == 2);
             ((call.remote || names_shared_object(call)) && (start(name) || first.is_some_and(start)))
                 .then_some("change")
         })
