@@ -216,10 +216,9 @@ pub fn of(call: &Call) -> Vec<String> {
     let records = match tool.as_str() {
         "cobbler" => matches!(first, "system" | "profile" | "distro" | "repo" | "image" | "menu"),
         "kolla-ansible" => first != "install-deps",
-        // Pacemaker's `pcs -f FILE` edits a draft of the configuration, not the cluster.
-        "pcs" => !call.args.iter().any(|a| a == "-f"),
-        // HPE's `ilorest set` without `--commit` stages the change in its local cache.
-        "ilorest" => !ilorest_stages(args),
+        // Pacemaker's `pcs -f FILE` and HPE's `ilorest set` without `--commit` change a draft
+        // here, not the cluster or the server.
+        "pcs" | "ilorest" => !drafts_here(&tool, args),
         // tldr's `xe` is an `xargs`: only Citrix Hypervisor's `xe NOUN-VERB` is a pool's.
         "xe" => xe_command(args).is_some(),
         "pmrep" => first != "connect",
@@ -1100,10 +1099,16 @@ fn burns_efuse(word: &str) -> bool {
         || ["efuse_burn", "efuse_write_protect", "efuse_read_protect"].iter().any(|c| w.starts_with(c))
 }
 
-/// Whether HPE's `ilorest` only stages a change in its local cache: `ilorest set
-/// Attributes/WorkloadProfile=...` without `--commit`, which a later `ilorest commit` sends.
-fn ilorest_stages(args: &[String]) -> bool {
-    args.iter().any(|a| a.eq_ignore_ascii_case("set")) && !args.iter().any(|a| a == "--commit")
+/// Whether a call only changes a draft here, which another command sends: Pacemaker's `pcs -f
+/// FILE ...` edits that file, not the cluster; HPE's `ilorest set Attributes/...` without
+/// `--commit` stages the change in ilorest's local cache until `ilorest commit`.
+fn drafts_here(tool: &str, args: &[String]) -> bool {
+    let has = |f: &str| args.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
+    match tool {
+        "pcs" => has("-f"),
+        "ilorest" => args.iter().any(|a| a.eq_ignore_ascii_case("set")) && !has("--commit"),
+        _ => false,
+    }
 }
 
 /// The fact a management controller's command gives, by the first of its words that is a verb:
@@ -1800,7 +1805,7 @@ fn facts(
                     .iter()
                     .any(|o| a.starts_with(o))
             };
-            if tool == "ilorest" && ilorest_stages(args) {
+            if tool == "ilorest" && drafts_here(tool, args) {
                 out.push("file_write");
             } else if tool == "ilorest" && words == ["bootorder"] && !args.iter().any(boot_option) {
                 out.push("read_verb");
@@ -2119,7 +2124,7 @@ fn facts(
         // Pacemaker's `pcs`: its status, config and listings read; `cluster destroy` destroys the
         // cluster; the rest (`resource move|disable|cleanup`, `property set`, `stonith fence`,
         // `cluster stop --all`) change it. With `-f FILE` it edits that file, not the cluster.
-        "pcs" if !sub.is_empty() && !has("-f") => {
+        "pcs" if !sub.is_empty() && !drafts_here(tool, args) => {
             let reads = matches!(sub, "status" | "config" | "help")
                 // `cluster cib FILE` saves the configuration to a file; `cib-push` changes it.
                 || matches!(sub2, "status" | "config" | "show" | "list" | "describe" | "agents" | "cib")
@@ -3130,10 +3135,8 @@ fn facts(
             // Consul's `tls ca create` and `tls cert create` write a CA's or a certificate's files
             // here; they change no agent.
             || (tool == "consul" && sub == "tls")
-            // Pacemaker's `pcs -f FILE ...` edits that file, not the cluster.
-            || (tool == "pcs" && has("-f"))
-            // HPE's `ilorest set` without `--commit` stages a change in its local cache.
-            || (tool == "ilorest" && ilorest_stages(args));
+            // A draft changed here (`pcs -f FILE ...`, ilorest's `set` without `--commit`).
+            || drafts_here(tool, args);
         // A second word that displays or prints what the first names (`puppet config print`,
         // `r10k deploy display`), or names the record a verb leaves (`divio app deploy-log`,
         // `deploy-status`, `build-history`), unless that verb destroys it (`delete-logs`).
@@ -5146,7 +5149,8 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
         // lasts (`swa start http://localhost:5000`).
         .or_else(|| {
             let start = |w: &str| w.starts_with("start") || w.strip_suffix("start").is_some_and(|p| p.len() == 2);
-            ((call.remote || names_shared_object(call)) && (start(name) || first.is_some_and(start)))
+            // The words first: most calls start nothing, and the object's test reads every word.
+            ((start(name) || first.is_some_and(start)) && (call.remote || names_shared_object(call)))
                 .then_some("change")
         })
         .or_else(|| first.filter(|a| is_word(a)).and_then(|a| joined_kind(a, true)))
