@@ -157,6 +157,43 @@ fn an_unfamiliar_tool_or_an_unseen_script_comes_out_unsure() {
 }
 
 #[test]
+fn a_script_whose_name_says_it_deploys_is_denied_and_one_that_checks_or_builds_is_not() {
+    // Rule 11 labels a script by the least its name says: a deploy's least is 3 (rule 5), and
+    // the hook's rule is a score of 2.5 or more at the act bar the shipped catalog holds.
+    let catalog: Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
+    let act = catalog.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(1.0);
+    let m = builtin::model();
+    let denied = |c: &str| {
+        let p = m.command(c);
+        builtin::expected(&p) >= 2.5 && (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0 >= act
+    };
+    for c in [
+        "./scripts/deploy.sh production",
+        "./scripts/deploy_zorkapp.sh staging 2.4.0",
+        "bash scripts/release-crate.sh 1.4.0",
+        "nohup ./scripts/rollout-zork.sh eu-west > rollout.log 2>&1 &",
+        "python3 tools/push_config.py --site dc2",
+        "sudo ./promote_replica.sh db2",
+    ] {
+        assert!(denied(c), "{c}: {:?}", m.command(c));
+    }
+    // A name that checks, prepares or builds what is sent, or runs it here; a call for help or a
+    // dry run.
+    for c in [
+        "./scripts/check_release.sh 1.9.1",
+        "./scripts/package_release.sh 0.9.3",
+        "nohup ./scripts/poll_deploy_status.sh 8589936417 > poll.log 2>&1 &",
+        "./scripts/deploy-local.sh",
+        "python3 scripts/push_config.py --help",
+        "./scripts/deploy.sh --dry-run production",
+        "bash -n scripts/deploy.sh",
+        "chmod +x scripts/deploy.sh",
+    ] {
+        assert!(!denied(c), "{c}: {:?}", m.command(c));
+    }
+}
+
+#[test]
 fn a_program_no_labelled_row_named_is_judged_less_surely_than_one_it_knows() {
     let m = builtin::model();
     // Fitted on folds of whole programs held out: the evidence says an unseen program's call

@@ -4818,7 +4818,10 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
         f.extend(verb_facts(call, "read"));
         return f;
     }
-    let extra = joined_verb_facts(call, &f);
+    let mut extra = joined_verb_facts(call, &f);
+    if extra.is_empty() && script_sends(call, &f) {
+        extra = verb_facts(call, "publish");
+    }
     f.extend(extra);
     if f.iter().any(|x| x == "R=read_verb") && read_after_verb(call) {
         // Its first verb says what it does; a read word after it names what it acts on (PAN-OS's
@@ -4835,6 +4838,73 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
         }
     }
     f
+}
+
+/// The words a script's name sends by: a deploy, a release, a push of what it built (rule 5).
+const SCRIPT_SENDS: [&str; 9] =
+    ["deploy", "redeploy", "publish", "release", "promote", "rollout", "push", "upload", "ship"];
+
+/// The words that make a sending script's name one that checks, prepares, builds or runs here
+/// (`check_release.sh`, `package_release.sh`, `poll_deploy_status.sh`, `deploy-local.sh`).
+const SCRIPT_SPARES: [&str; 44] = [
+    "check",
+    "status",
+    "poll",
+    "verify",
+    "validate",
+    "test",
+    "tests",
+    "lint",
+    "preview",
+    "plan",
+    "diff",
+    "dry",
+    "dryrun",
+    "list",
+    "show",
+    "report",
+    "health",
+    "watch",
+    "wait",
+    "notes",
+    "changelog",
+    "draft",
+    "prepare",
+    "package",
+    "build",
+    "bump",
+    "tag",
+    "smoke",
+    "get",
+    "print",
+    "render",
+    "gen",
+    "generate",
+    "local",
+    "dev",
+    "docs",
+    "doc",
+    "monitor",
+    "tail",
+    "logs",
+    "log",
+    "stats",
+    "version",
+    "info",
+];
+
+/// Whether a call runs a script whose name says it sends (`./scripts/deploy.sh production`,
+/// `bash release-crate.sh 1.4.0`, `python3 tools/push_config.py`) and nothing that spares it
+/// ([`SCRIPT_SPARES`]), with no call for help or dry run: rule 11 labels a script by the least
+/// its name says, and a deploy's least is 3. Training reads a script by its name's words alone,
+/// and never with this (it reads every call with [`of`]), so the weights are the same.
+fn script_sends(call: &Call, features: &[String]) -> bool {
+    let names: Vec<&str> = features.iter().filter_map(|f| f.strip_prefix("n=")).collect();
+    features.iter().any(|f| f == "x=script")
+        && names.iter().any(|w| SCRIPT_SENDS.contains(w))
+        && !names.iter().any(|w| SCRIPT_SPARES.contains(w))
+        && !features.iter().any(|f| matches!(f.as_str(), "R=dry_run" | "R=help"))
+        && !asks_for_help(call)
 }
 
 /// Whether the first verb of the rules' lists ([`verb_kind`]) among a call's program name and its
