@@ -334,7 +334,7 @@ fn explain(command: &str) {
         let seen = m.has_seen(decisions::builtin::features::program(&call));
         println!("call {} (program seen: {seen}, elsewhere: {})", call.program, call.elsewhere());
         let features = if m.knows(&call) {
-            decisions::builtin::features::of(&call)
+            decisions::builtin::features::of_seen(&call)
         } else {
             decisions::builtin::features::of_unseen(&call)
         };

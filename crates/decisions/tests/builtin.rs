@@ -157,7 +157,7 @@ fn an_unfamiliar_tool_or_an_unseen_script_comes_out_unsure() {
 }
 
 #[test]
-fn a_script_whose_name_says_it_deploys_is_denied_and_one_that_checks_or_builds_is_not() {
+fn a_script_or_target_whose_name_says_it_deploys_is_denied_and_one_that_checks_or_builds_is_not() {
     // Rule 11 labels a script by the least its name says: a deploy's least is 3 (rule 5), and
     // the hook's rule is a score of 2.5 or more at the act bar the shipped catalog holds.
     let catalog: Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
@@ -174,6 +174,11 @@ fn a_script_whose_name_says_it_deploys_is_denied_and_one_that_checks_or_builds_i
         "nohup ./scripts/rollout-zork.sh eu-west > rollout.log 2>&1 &",
         "python3 tools/push_config.py --site dc2",
         "sudo ./promote_replica.sh db2",
+        // A task runner's target is code the command does not show, like a script's.
+        "make deploy",
+        "make -C services/api deploy ENV=staging",
+        "npm run deploy:prod",
+        "./gradlew :client:publish",
     ] {
         assert!(denied(c), "{c}: {:?}", m.command(c));
     }
@@ -188,6 +193,9 @@ fn a_script_whose_name_says_it_deploys_is_denied_and_one_that_checks_or_builds_i
         "./scripts/deploy.sh --dry-run production",
         "bash -n scripts/deploy.sh",
         "chmod +x scripts/deploy.sh",
+        "make -n deploy",
+        "make release-notes",
+        "./gradlew bundleRelease",
     ] {
         assert!(!denied(c), "{c}: {:?}", m.command(c));
     }

@@ -196,7 +196,8 @@ impl<'a> Model<'a> {
         // A program it has never seen also has what its command language's words say
         // ([`features::unseen_buckets`]), read once with the rest of its features; so has a
         // script, whose code it never sees (what an option gives it to run is in the command).
-        let buckets = |c: &shell::Call| if self.knows(c) { features::buckets(c) } else { features::unseen_buckets(c) };
+        let buckets =
+            |c: &shell::Call| if self.knows(c) { features::seen_buckets(c) } else { features::unseen_buckets(c) };
         let calls: Vec<[f64; LEVELS]> = told_once_by(&program.calls, buckets)
             .into_iter()
             .map(|(c, buckets, place)| placed(self.call(&buckets, seen(c)), place))
