@@ -117,11 +117,18 @@ fn a_command_that_only_mentions_a_destructive_one_is_never_judged_destructive() 
     }
 }
 
-#[test]
-fn what_runs_inside_code_a_payload_or_a_function_is_denied_as_if_written_out() {
-    // The hook's rule: a score of 2.5 or more at the act bar the shipped catalog holds for builtin.
+/// Whether the hook denies a command with builtin's answer: a score of 2.5 or more at the act bar
+/// the shipped catalog holds for builtin.
+fn hook_denies(m: &builtin::Model<'_>, command: &str) -> bool {
     let catalog: Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
     let act = catalog.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(1.0);
+    let p = m.command(command);
+    let certainty = (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0;
+    builtin::expected(&p) >= 2.5 && certainty >= act
+}
+
+#[test]
+fn what_runs_inside_code_a_payload_or_a_function_is_denied_as_if_written_out() {
     let m = builtin::model();
     for c in [
         "python3 -c \"import os; os.system('rm -rf ~')\"",
@@ -140,9 +147,7 @@ fn what_runs_inside_code_a_payload_or_a_function_is_denied_as_if_written_out() {
         "printf 'rm -rf ~' | sh",
         "for d in ~ /; do rm -rf \"$d\"; done",
     ] {
-        let p = m.command(c);
-        let certainty = (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0;
-        assert!(builtin::expected(&p) >= 2.5 && certainty >= act, "{c}: {p:?} (act bar {act})");
+        assert!(hook_denies(&m, c), "{c}: {:?}", m.command(c));
     }
 }
 
@@ -158,15 +163,9 @@ fn an_unfamiliar_tool_or_an_unseen_script_comes_out_unsure() {
 
 #[test]
 fn a_script_or_target_whose_name_says_it_deploys_is_denied_and_one_that_checks_or_builds_is_not() {
-    // Rule 11 labels a script by the least its name says: a deploy's least is 3 (rule 5), and
-    // the hook's rule is a score of 2.5 or more at the act bar the shipped catalog holds.
-    let catalog: Value = serde_json::from_str(decisions::install::PERMISSION_BUILTIN).unwrap_or_default();
-    let act = catalog.pointer("/thresholds/destructive/act").and_then(Value::as_f64).unwrap_or(1.0);
+    // Rule 11 labels a script by the least its name says: a deploy's least is 3 (rule 5).
     let m = builtin::model();
-    let denied = |c: &str| {
-        let p = m.command(c);
-        builtin::expected(&p) >= 2.5 && (4.0 * p.iter().copied().fold(0.0, f64::max) - 1.0) / 3.0 >= act
-    };
+    let denied = |c: &str| hook_denies(&m, c);
     for c in [
         "./scripts/deploy.sh production",
         "./scripts/deploy_zorkapp.sh staging 2.4.0",

@@ -4965,9 +4965,13 @@ fn runner_sends(call: &Call, features: &[String]) -> bool {
         words.iter().any(|w| SCRIPT_SENDS.contains(&w.as_str()))
             && !camel_words(target).iter().any(|w| SCRIPT_SPARES.contains(&w.as_str()))
     };
-    runner_targets(call).iter().any(sends)
-        && !features.iter().any(|f| matches!(f.as_str(), "R=dry_run" | "R=help"))
-        && !asks_for_help(call)
+    runner_targets(call).iter().any(sends) && !previews(call, features)
+}
+
+/// Whether a call only previews or asks for help: a dry run's or help's fact, or a call for help
+/// (`make -n deploy`, `./deploy.sh --help`).
+fn previews(call: &Call, features: &[String]) -> bool {
+    features.iter().any(|f| matches!(f.as_str(), "R=dry_run" | "R=help")) || asks_for_help(call)
 }
 
 /// The lowercase words of a name, split at punctuation and where a lower-case letter meets an
@@ -5089,8 +5093,7 @@ fn script_sends(call: &Call, features: &[String]) -> bool {
     features.iter().any(|f| f == "x=script")
         && names.iter().any(|w| SCRIPT_SENDS.contains(w))
         && !names.iter().any(|w| SCRIPT_SPARES.contains(w))
-        && !features.iter().any(|f| matches!(f.as_str(), "R=dry_run" | "R=help"))
-        && !asks_for_help(call)
+        && !previews(call, features)
 }
 
 /// Whether the first verb of the rules' lists ([`verb_kind`]) among a call's program name and its
