@@ -4818,26 +4818,20 @@ pub fn unseen_buckets(call: &Call) -> Vec<usize> {
 /// The features of a call whose program no labelled row names ([`unseen_buckets`]).
 pub fn of_unseen(call: &Call) -> Vec<String> {
     let mut f = of(call);
-    if NAVIGATES.contains(&base(&call.program.to_ascii_lowercase())) {
-        // A move between a console's modes reads nothing and changes nothing: what its mode is
-        // named (`scope org /Prod-ESX`) says nothing of a change.
-        f.retain(|x| !x.starts_with("R="));
-        f.extend(verb_facts(call, "read"));
-        return f;
-    }
-    if let Some(kind) = device_statements(call) {
-        // A device's command line given its statements as words (Onyx's `cli -h "enable"
-        // "configure terminal" "no vlan 310"`): they say what it does, each as its device reads it.
+    // What a call's words say it does outright replaces the facts read so far: a move between a
+    // console's modes reads nothing and changes nothing, whatever its mode is named (`scope org
+    // /Prod-ESX`); a device's command line given its statements as words does what they do
+    // (Onyx's `cli -h "enable" "configure terminal" "no vlan 310"`); a path of contexts whose
+    // objects are picked by `select` and whose action after them only reads, reads (Oracle ZFS
+    // Storage's `shares select prod-db select oradata01 show`): what is picked is named, not changed.
+    let said = if NAVIGATES.contains(&base(&call.program.to_ascii_lowercase())) {
+        Some("read")
+    } else {
+        device_statements(call).or_else(|| selects_then_reads(call).then_some("read"))
+    };
+    if let Some(kind) = said {
         f.retain(|x| !x.starts_with("R="));
         f.extend(verb_facts(call, kind));
-        return f;
-    }
-    if selects_then_reads(call) {
-        // The same for a path of contexts whose objects are picked by `select` and whose action,
-        // after them, only reads (Oracle ZFS Storage's `shares select prod-db select oradata01
-        // show`): what is picked is named, not changed.
-        f.retain(|x| !x.starts_with("R="));
-        f.extend(verb_facts(call, "read"));
         return f;
     }
     let mut extra = joined_verb_facts(call, &f);
@@ -4897,9 +4891,7 @@ fn sends_facts(call: &Call) -> Vec<String> {
 /// `make`'s (options, their values and assignments aside), a package manager's script (`npm run
 /// deploy:docs`, `yarn release`), `just`'s, `rake`'s, go-task's and mage's, and Gradle's and
 /// Maven's tasks and phases.
-fn runner_targets(call: &Call) -> Vec<&str> {
-    let program = call.program.to_ascii_lowercase();
-    let tool = base(&program);
+fn runner_targets<'a>(call: &'a Call, tool: &str) -> Vec<&'a str> {
     let args = &call.args;
     let valued = |i: usize, options: &[&str]| i > 0 && options.contains(&args[i - 1].as_str());
     let plain = |i: usize, a: &String, options: &[&str]| {
@@ -4958,14 +4950,15 @@ fn runner_targets(call: &Call) -> Vec<&str> {
 /// name comes last (`bundleRelease` builds).
 fn runner_sends(call: &Call, features: &[String]) -> bool {
     let program = call.program.to_ascii_lowercase();
-    let java = matches!(base(&program), "gradle" | "gradlew" | "mvn" | "mvnw");
+    let tool = base(&program);
+    let java = matches!(tool, "gradle" | "gradlew" | "mvn" | "mvnw");
     let sends = |target: &&str| {
         let task = target.rsplit(':').next().unwrap_or(target);
         let words = if java { camel_words(task).into_iter().take(1).collect() } else { camel_words(target) };
         words.iter().any(|w| SCRIPT_SENDS.contains(&w.as_str()))
             && !camel_words(target).iter().any(|w| SCRIPT_SPARES.contains(&w.as_str()))
     };
-    runner_targets(call).iter().any(sends) && !previews(call, features)
+    runner_targets(call, tool).iter().any(sends) && !previews(call, features)
 }
 
 /// Whether a call only previews or asks for help: a dry run's or help's fact, or a call for help
