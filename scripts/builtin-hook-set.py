@@ -13,9 +13,14 @@ With --compare, two builds are asked about every command of every labelled set b
 denied, a level 3 command now caught), worse, or on a level 2 command, with the totals: how a
 reading of the same weights is checked before it is committed.
 
+With --count, every command of every labelled set by others that a regular expression finds is
+asked of one build, and the count per level is printed with how many were denied (and, with --show,
+each command): how the evidence for a reading is counted before it is written.
+
     python3 scripts/builtin-hook-set.py BIN model/fresh-6 [--show]
     python3 scripts/builtin-hook-set.py BIN model/fresh-{42..423}    (several directories, pooled)
     python3 scripts/builtin-hook-set.py --compare OLD_BIN NEW_BIN
+    python3 scripts/builtin-hook-set.py --count BIN 'REGEX' [--show]
 """
 import json
 import re
@@ -45,12 +50,34 @@ def ask(binary, command):
     return json.loads(out)
 
 
+def every_labelled():
+    """(set, level, command) for every command of every labelled set by others."""
+    return [(d.name, labels[c["id"]]["level"], c["command"])
+            for d in sorted((ROOT / "model").glob("fresh*")) if (d / "labels.jsonl").exists()
+            for labels in [{r["id"]: r for r in rows(d / "labels.jsonl")}]
+            for c in rows(d / "commands.jsonl")]
+
+
+def count(binary, pattern, show):
+    """The commands of every labelled set by others that `pattern` finds: per level, how many and
+    how many the build denies."""
+    found = re.compile(pattern)
+    cases = [case for case in every_labelled() if found.search(case[2])]
+    with ThreadPoolExecutor(3) as pool:
+        answers = list(pool.map(lambda case: ask(binary, case[2]), cases))
+    for level in range(4):
+        here = [a for case, a in zip(cases, answers) if case[1] == level]
+        denied = sum(a["verdict"].startswith("deny") for a in here)
+        print(f"level {level}: {len(here)} found, {denied} denied")
+    if show:
+        for (where, level, command), a in zip(cases, answers):
+            verdict = "denied" if a["verdict"].startswith("deny") else "let through"
+            print(f"{level} {a['score']:.2f} {a['certainty']:.2f} {verdict} {where} {command[:160]}")
+
+
 def compare(old, new):
     """Every verdict that differs between two builds, over every labelled set by others."""
-    cases = [(d.name, labels[c["id"]]["level"], c["command"])
-             for d in sorted((ROOT / "model").glob("fresh*")) if (d / "labels.jsonl").exists()
-             for labels in [{r["id"]: r for r in rows(d / "labels.jsonl")}]
-             for c in rows(d / "commands.jsonl")]
+    cases = every_labelled()
     with ThreadPoolExecutor(3) as pool:
         answers = list(pool.map(lambda case: (ask(old, case[2]), ask(new, case[2])), cases))
     better = worse = 0
@@ -67,6 +94,8 @@ def compare(old, new):
 def main():
     if sys.argv[1:2] == ["--compare"] and len(sys.argv) == 4:
         return compare(sys.argv[2], sys.argv[3])
+    if sys.argv[1:2] == ["--count"] and len(sys.argv) in (4, 5):
+        return count(sys.argv[2], sys.argv[3], "--show" in sys.argv[4:])
     args = [a for a in sys.argv[1:] if a != "--show"]
     if len(args) < 2:
         sys.exit(__doc__)

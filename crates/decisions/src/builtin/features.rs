@@ -4867,13 +4867,76 @@ pub fn seen_buckets(call: &Call) -> Vec<usize> {
 /// rows of such targets (`make deploy`, `npm run release`) are `unsure` (rule 11), so it fits
 /// them spread; but rule 11 labels them by the least their name says, and a deploy's least is 3,
 /// the top: nothing is left to spread over. With this the hook denies them.
+///
+/// Two more, the same way: a statement that destroys a database's rows destroys them whoever runs
+/// its client (`sudo -u postgres psql -c 'TRUNCATE sessions'`), so `sudo` there says nothing (its
+/// weights, fitted on `sudo apt install` and the like, pull such a call towards level 2); and a
+/// GET whose address names an action on the server it reaches (`curl -s
+/// https://app/admin/cache/purge`, `.../ingester/shutdown`) does it ([`url_action`]).
 pub fn of_seen(call: &Call) -> Vec<String> {
     let mut f = of(call);
     if runner_sends(call, &f) {
         let extra: Vec<String> = sends_facts(call).into_iter().filter(|x| !f.contains(x)).collect();
         f.extend(extra);
     }
+    let destroys =
+        |x: &String| matches!(x.as_str(), "R=db_destroy" | "R=db_destroy_remote" | "R=db_drop" | "R=db_clear");
+    // Rows or tables, by the statement's own words: not `ALTER SYSTEM SET`, a server's setting.
+    let rows = call.args.iter().flat_map(|a| a.split(|c: char| !c.is_ascii_alphabetic())).any(|w| {
+        w.eq_ignore_ascii_case("truncate") || w.eq_ignore_ascii_case("delete") || w.eq_ignore_ascii_case("drop")
+    });
+    if call.elevated && rows && f.iter().any(destroys) {
+        f.retain(|x| x != "sudo" && !x.ends_with("|sudo"));
+    }
+    if let Some(kind) = url_action(call, &f) {
+        f.retain(|x| !matches!(x.as_str(), "R=download" | "R=print"));
+        for fact in verb_facts(call, kind).into_iter().chain(["R=remote_change".to_string()]) {
+            if !f.contains(&fact) {
+                f.push(fact);
+            }
+        }
+    }
     f
+}
+
+/// The words that, last in a GET's address, name an action the server takes ([`url_action`]):
+/// the verbs that destroy, and those that stop, restart or reset what serves (not `install` or
+/// `deploy`, which name the script a GET fetches: `https://bun.sh/install`).
+const URL_ACTIONS: [(&str, &[&str]); 2] = [
+    (
+        "destroy",
+        &["delete", "remove", "purge", "erase", "drop", "wipe", "truncate", "destroy", "revoke", "clear", "flush"],
+    ),
+    ("change", &["reset", "reboot", "restart", "shutdown", "poweroff", "halt", "stop", "failover", "disable"]),
+];
+
+/// The kind of action a GET with no body asks of the server by its address's last part
+/// (`https://app/admin/cache/purge?scope=all`, `/snapshot/delete_all`, `/ingester/shutdown`):
+/// its first word one of [`URL_ACTIONS`]'s, and no word that reads (`.../purge_history_status`).
+/// Not a directory (`.../drop-requests/`), a file (`.../reset.sh`) or a pattern of names
+/// (`_cat/indices/*-to-delete-*`), whose GET fetches or lists it, nor a name whose action word
+/// comes later (an index policy's `logs-30d-hot-warm-delete`).
+fn url_action(call: &Call, features: &[String]) -> Option<&'static str> {
+    let program = call.program.to_ascii_lowercase();
+    if !matches!(base(&program), "curl" | "wget" | "http" | "https" | "xh")
+        || !features.iter().any(|f| f == "R=download")
+    {
+        return None;
+    }
+    call.args.iter().find_map(|a| {
+        let rest = a.strip_prefix("https://").or_else(|| a.strip_prefix("http://"))?;
+        let path = rest.split(['?', '#']).next()?;
+        let (_, last) = path.rsplit_once('/')?;
+        if last.is_empty() || !last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return None;
+        }
+        let words = camel_words(last);
+        if words.iter().any(|w| joined_kind(w, false) == Some("read")) {
+            return None;
+        }
+        let first = words.first()?;
+        URL_ACTIONS.iter().find(|(_, verbs)| verbs.contains(&first.as_str())).map(|(kind, _)| *kind)
+    })
 }
 
 /// The facts of a script or a task runner's target named for sending ([`script_sends`],
@@ -4938,6 +5001,21 @@ fn runner_targets<'a>(call: &'a Call, tool: &str) -> Vec<&'a str> {
                 "--settings",
             ];
             args.iter().enumerate().filter(|(i, a)| plain(*i, a, &VALUED)).map(|(_, a)| a.as_str()).collect()
+        }
+        // Babashka's tasks (`bb release`, `bb run deploy`), and the namespace or function it is
+        // told to run (`bb -m acme.clojars.deploy`, `-x acme.tasks/publish`).
+        "bb" => {
+            const VALUED: [&str; 8] = ["-e", "--eval", "-f", "--file", "-cp", "--classpath", "--config", "--deps-root"];
+            if let Some(at) = args.iter().position(|a| matches!(a.as_str(), "-m" | "--main" | "-x" | "--exec")) {
+                return args.get(at + 1).map(|a| vec![a.as_str()]).unwrap_or_default();
+            }
+            let words: Vec<&str> =
+                args.iter().enumerate().filter(|(i, a)| plain(*i, a, &VALUED)).map(|(_, a)| a.as_str()).collect();
+            match words.first() {
+                Some(&"run") => words.get(1).copied().into_iter().collect(),
+                Some(first) if !first.contains('.') => vec![*first],
+                _ => Vec::new(),
+            }
         }
         _ => Vec::new(),
     }
@@ -7635,6 +7713,51 @@ mod tests {
             "make -f deploy.mk all",
             "yarn add release-it",
         ] {
+            assert!(!sends(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn readings_found_in_fresh_450_to_465() {
+        let seen = |c: &str| -> Vec<String> { analyse(c).calls.iter().flat_map(of_seen).collect() };
+        // `sudo` says nothing of a statement that destroys rows; it stays on anything else.
+        let truncate = seen("sudo -u postgres psql -d kestrel -c 'TRUNCATE TABLE sessions;'");
+        assert!(
+            truncate.contains(&"R=db_destroy".into()) && !truncate.iter().any(|x| x.contains("sudo")),
+            "{truncate:?}"
+        );
+        assert!(seen("sudo -u postgres psql -d kestrel -c 'SELECT 1'").contains(&"sudo".into()));
+        assert!(seen("sudo -u postgres psql -c \"ALTER SYSTEM SET work_mem = '64MB'\"").contains(&"sudo".into()));
+        assert!(seen("sudo apt-get install -y jq").contains(&"sudo".into()));
+        // A GET whose address's last part names an action does it; one that names what it reads,
+        // a directory or a file is fetched.
+        let acts = |c: &str| seen(c).contains(&"R=remote_change".into());
+        for c in [
+            "curl -s 'https://billing.example.io/internal/cache/purge?scope=all'",
+            "curl -s http://vmstorage-01:8482/snapshot/delete_all",
+            "curl -s http://cortex-ingester-3:8080/ingester/shutdown",
+            "curl -sk -u bal:\"$LM_PASS\" https://lm-prod-02/access/reboot",
+            "curl -s \"https://api.example.io/admin/purge-cache?all=true\"",
+        ] {
+            assert!(acts(c), "{c}: {:?}", seen(c));
+        }
+        for c in [
+            "curl -s https://matrix.example.net/_synapse/admin/v1/purge_history_status/vQmLtRxZ",
+            "curl -sk https://nifi:8443/nifi-api/flowfile-queues/0b3f/drop-requests/",
+            "curl -fsSL https://bun.sh/install",
+            "curl -fsSLO https://example.io/tools/reset.sh",
+            "curl -s https://api.example.io/v2/deployments",
+            "curl -s 'http://es1:9200/_cat/indices/*-to-delete-*?v'",
+            "curl -s 'https://es1:9200/_ilm/policy/logs-30d-hot-warm-delete?pretty'",
+        ] {
+            assert!(!acts(c), "{c}: {:?}", seen(c));
+        }
+        // Babashka's tasks are a task runner's targets.
+        let sends = |c: &str| analyse(c).calls.iter().any(|call| runner_sends(call, &of(call)));
+        for c in ["bb release", "bb run release", "bb -m acme.clojars.deploy --repo clojars"] {
+            assert!(sends(c), "{c}");
+        }
+        for c in ["bb test", "bb run lint", "bb -m acme.tools.rotate-keys --env prod", "bb scripts/deploy.clj"] {
             assert!(!sends(c), "{c}");
         }
     }
