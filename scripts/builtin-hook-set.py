@@ -50,6 +50,17 @@ def ask(binary, command):
     return json.loads(out)
 
 
+def ask_all(binary, commands):
+    """The hook's answers to many commands, three at a time."""
+    with ThreadPoolExecutor(3) as pool:
+        return list(pool.map(lambda command: ask(binary, command), commands))
+
+
+def denies(answer):
+    """Whether the hook's answer denies."""
+    return answer["verdict"].startswith("deny")
+
+
 def every_labelled():
     """(set, level, command) for every command of every labelled set by others."""
     return [(d.name, labels[c["id"]]["level"], c["command"])
@@ -63,26 +74,25 @@ def count(binary, pattern, show):
     how many the build denies."""
     found = re.compile(pattern)
     cases = [case for case in every_labelled() if found.search(case[2])]
-    with ThreadPoolExecutor(3) as pool:
-        answers = list(pool.map(lambda case: ask(binary, case[2]), cases))
+    answers = ask_all(binary, [case[2] for case in cases])
     for level in range(4):
         here = [a for case, a in zip(cases, answers) if case[1] == level]
-        denied = sum(a["verdict"].startswith("deny") for a in here)
+        denied = sum(map(denies, here))
         print(f"level {level}: {len(here)} found, {denied} denied")
     if show:
         for (where, level, command), a in zip(cases, answers):
-            verdict = "denied" if a["verdict"].startswith("deny") else "let through"
+            verdict = "denied" if denies(a) else "let through"
             print(f"{level} {a['score']:.2f} {a['certainty']:.2f} {verdict} {where} {command[:160]}")
 
 
 def compare(old, new):
     """Every verdict that differs between two builds, over every labelled set by others."""
     cases = every_labelled()
-    with ThreadPoolExecutor(3) as pool:
-        answers = list(pool.map(lambda case: (ask(old, case[2]), ask(new, case[2])), cases))
+    commands = [case[2] for case in cases]
+    answers = zip(ask_all(old, commands), ask_all(new, commands))
     better = worse = 0
     for (where, level, command), (a, b) in zip(cases, answers):
-        was, now = a["verdict"].startswith("deny"), b["verdict"].startswith("deny")
+        was, now = denies(a), denies(b)
         if was != now:
             good, bad = (level == 3) == now and level != 2, (level == 3) != now and level != 2
             better, worse = better + good, worse + bad
@@ -106,9 +116,8 @@ def main():
              for directory in directories
              for labels in [{r["id"]: r for r in rows(Path(directory) / "labels.jsonl")}]
              for c in rows(Path(directory) / "commands.jsonl")]
-    with ThreadPoolExecutor(3) as pool:
-        answers = list(pool.map(lambda case: ask(binary, case[1]["command"]), cases))
-    asked = [(level, r["verdict"].startswith("deny"), c["kind"], c["command"] in known, r, c["command"])
+    answers = ask_all(binary, [c["command"] for _, c in cases])
+    asked = [(level, denies(r), c["kind"], c["command"] in known, r, c["command"])
              for (level, c), r in zip(cases, answers)]
     model = answers[-1]["model"] if answers else None
 

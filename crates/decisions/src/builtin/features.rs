@@ -4836,7 +4836,7 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     }
     let mut extra = joined_verb_facts(call, &f);
     if extra.is_empty() && (script_sends(call, &f) || runner_sends(call, &f)) {
-        extra = sends_facts(call);
+        extra = reaching_facts(call, "publish");
     }
     f.extend(extra);
     if f.iter().any(|x| x == "R=read_verb") && read_after_verb(call) {
@@ -4875,26 +4875,31 @@ pub fn seen_buckets(call: &Call) -> Vec<usize> {
 /// https://app/admin/cache/purge`, `.../ingester/shutdown`) does it ([`url_action`]).
 pub fn of_seen(call: &Call) -> Vec<String> {
     let mut f = of(call);
-    if runner_sends(call, &f) {
-        let extra: Vec<String> = sends_facts(call).into_iter().filter(|x| !f.contains(x)).collect();
-        f.extend(extra);
-    }
-    let destroys =
-        |x: &String| matches!(x.as_str(), "R=db_destroy" | "R=db_destroy_remote" | "R=db_drop" | "R=db_clear");
-    // Rows or tables, by the statement's own words: not `ALTER SYSTEM SET`, a server's setting.
-    let rows = call.args.iter().flat_map(|a| a.split(|c: char| !c.is_ascii_alphabetic())).any(|w| {
-        w.eq_ignore_ascii_case("truncate") || w.eq_ignore_ascii_case("delete") || w.eq_ignore_ascii_case("drop")
-    });
-    if call.elevated && rows && f.iter().any(destroys) {
-        f.retain(|x| x != "sudo" && !x.ends_with("|sudo"));
-    }
-    if let Some(kind) = url_action(call, &f) {
-        f.retain(|x| !matches!(x.as_str(), "R=download" | "R=print"));
-        for fact in verb_facts(call, kind).into_iter().chain(["R=remote_change".to_string()]) {
+    let add = |f: &mut Vec<String>, facts: Vec<String>| {
+        for fact in facts {
             if !f.contains(&fact) {
                 f.push(fact);
             }
         }
+    };
+    if runner_sends(call, &f) {
+        add(&mut f, reaching_facts(call, "publish"));
+    }
+    let destroys =
+        |x: &String| matches!(x.as_str(), "R=db_destroy" | "R=db_destroy_remote" | "R=db_drop" | "R=db_clear");
+    // Rows or tables, by the statement's own words: not `ALTER SYSTEM SET`, a server's setting.
+    // Looked for only under `sudo` with such a fact: every call of a known program comes here.
+    let names_rows = || {
+        call.args.iter().flat_map(|a| a.split(|c: char| !c.is_ascii_alphabetic())).any(|w| {
+            w.eq_ignore_ascii_case("truncate") || w.eq_ignore_ascii_case("delete") || w.eq_ignore_ascii_case("drop")
+        })
+    };
+    if call.elevated && f.iter().any(destroys) && names_rows() {
+        f.retain(|x| x != "sudo" && !x.ends_with("|sudo"));
+    }
+    if let Some(kind) = url_action(call, &f) {
+        f.retain(|x| !matches!(x.as_str(), "R=download" | "R=print"));
+        add(&mut f, reaching_facts(call, kind));
     }
     f
 }
@@ -4939,11 +4944,12 @@ fn url_action(call: &Call, features: &[String]) -> Option<&'static str> {
     })
 }
 
-/// The facts of a script or a task runner's target named for sending ([`script_sends`],
-/// [`runner_sends`]): a publish verb's, and a change that reaches another machine (the rubric's
-/// level 3: it sends, publishes or deploys), as rule 4's is.
-fn sends_facts(call: &Call) -> Vec<String> {
-    let mut f = verb_facts(call, "publish");
+/// A verb's facts and a change that reaches another machine (the rubric's level 3: it sends,
+/// publishes, deploys or acts on a server), as rule 4's is: the publish verb's for a script or a
+/// task runner's target named for sending ([`script_sends`], [`runner_sends`]), and the verb of a
+/// GET that acts ([`url_action`]).
+fn reaching_facts(call: &Call, kind: &str) -> Vec<String> {
+    let mut f = verb_facts(call, kind);
     if !f.iter().any(|x| x == "R=remote_change") {
         f.push("R=remote_change".into());
     }
@@ -7650,6 +7656,11 @@ mod tests {
         assert!(has("crm_resource --resource pgsql-ha --locate", "read_verb"));
     }
 
+    /// Whether a command runs a task runner's target named for sending ([`runner_sends`]).
+    fn runs_a_sending_target(command: &str) -> bool {
+        analyse(command).calls.iter().any(|call| runner_sends(call, &of(call)))
+    }
+
     #[test]
     fn readings_found_in_fresh_442_to_449() {
         let has = has_fact;
@@ -7688,7 +7699,7 @@ mod tests {
         assert!(reads("ssh root@zfssa1 'shares select prod-db select fs1 get space_used quota'"));
         assert!(changes("ssh root@zfssa1 'shares select prod-db select oradata01 set quota=4T'"));
         // A task runner's target named for sending, unless a word spares it or it is a dry run.
-        let sends = |c: &str| analyse(c).calls.iter().any(|call| runner_sends(call, &of(call)));
+        let sends = runs_a_sending_target;
         for c in [
             "make deploy",
             "make -C services/inventory deploy ENV=staging",
@@ -7753,7 +7764,7 @@ mod tests {
             assert!(!acts(c), "{c}: {:?}", seen(c));
         }
         // Babashka's tasks are a task runner's targets.
-        let sends = |c: &str| analyse(c).calls.iter().any(|call| runner_sends(call, &of(call)));
+        let sends = runs_a_sending_target;
         for c in ["bb release", "bb run release", "bb -m acme.clojars.deploy --repo clojars"] {
             assert!(sends(c), "{c}");
         }
