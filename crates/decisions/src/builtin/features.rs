@@ -773,7 +773,8 @@ fn last_segment(url: &str) -> Option<&str> {
 /// (`-m junos_command -a "commands='show system alarms'"`, `commands=['show version', 'show ip
 /// route']`): a device's `show`, `display`, `ping` and `traceroute` read.
 fn shows_only(a: &str) -> bool {
-    let Some(list) = a.trim().strip_prefix("commands=") else {
+    // `ios_command`'s list, or `cli_command`'s one command (`command='show running-config'`).
+    let Some(list) = a.trim().strip_prefix("commands=").or_else(|| a.trim().strip_prefix("command=")) else {
         return false;
     };
     let items: Vec<&str> = list.split([',', '[', ']', '\'', '"']).map(str::trim).filter(|i| !i.is_empty()).collect();
@@ -1203,7 +1204,9 @@ fn facts(
         && (matches!(
             tool,
             "rsync" | "make" | "gmake" | "rake" | "mke2fs" | "apt-get" | "ansible-playbook" | "zfs" | "borg" | "wipefs" | "rclone"
-        ) || tool.starts_with("mkfs")
+        // mke2fs's, as `mkfs.ext4` and the like, and mkntfs's; not `mkfs.vfat -n GHLOGS`, a
+        // volume's name, nor `mkfs.xfs -n size=...` or `mkfs.btrfs -n 16k`, its naming or node size.
+        ) || matches!(tool, "mkfs.ext2" | "mkfs.ext3" | "mkfs.ext4" | "mkfs.ntfs" | "mkntfs")
             // The OpenLDAP clients' `-n`: show what would be done, do nothing.
             || matches!(tool, "ldapmodify" | "ldapadd" | "ldapdelete" | "ldapmodrdn" | "ldappasswd" | "ldapsearch")
             || (tool == "gsutil" && sub == "rsync")
@@ -1625,6 +1628,12 @@ fn facts(
             if args.iter().any(|a| burns_efuse(a)) && !has("--help") && !has("-h") =>
         {
             out.push(if has("--virt") { "dry_run" } else { "device_write" })
+        }
+        // An FPGA programmer's bitstream or erase writes the board's flash (`iceprog top.bin`).
+        t @ ("iceprog" | "ecpprog" | "openfpgaloader" | "fujprog" | "xc3sprog")
+            if super::shell::programs_fpga(t, &args.iter().map(String::as_str).collect::<Vec<_>>()) =>
+        {
+            out.push("device_write")
         }
         "kubectl" if sub == "cp" && args.last().is_some_and(|a| a.contains(':')) => out.push("send"),
         // Every process the user has (`kill -9 -1`, `pkill -u "$USER"`), not the ones named.
@@ -3253,7 +3262,8 @@ fn facts(
         && let Some(i) = args.iter().position(|a| a == "-m" || a == "--module-name")
         && let Some(module) = args.get(i + 1).map(|m| m.rsplit('.').next().unwrap_or(m))
     {
-        // Listing the hosts or tasks, or checking the syntax, runs no module.
+        // Listing the hosts or tasks, or checking the syntax, runs no module (and a run in check
+        // mode changes nothing: read by [`of_seen`], since training reads `-m apt ... --check` so).
         let lists = ["--list-hosts", "--list-tasks", "--list-tags", "--syntax-check"].iter().any(|o| has(o));
         let reads = matches!(module, "ping" | "setup" | "debug" | "gather_facts" | "stat" | "slurp" | "fetch" | "find")
             || module.ends_with("_facts")
@@ -3267,9 +3277,8 @@ fn facts(
     // a syntax check, nor a run whose only host is this machine (`-c local`, `-i localhost,`).
     if tool == "ansible-playbook"
         && !dry
-        && !short('C')
         && !has("--help")
-        && !["--list-hosts", "--list-tasks", "--list-tags", "--syntax-check"].iter().any(|o| has(o))
+        && !args.iter().any(|a| super::shell::ansible_runs_nothing(a))
         && !has("local")
         && !has("--connection=local")
         && !value_after(args, &["-i", "--inventory"])
@@ -4868,7 +4877,9 @@ pub fn seen_buckets(call: &Call) -> Vec<usize> {
 /// them spread; but rule 11 labels them by the least their name says, and a deploy's least is 3,
 /// the top: nothing is left to spread over. With this the hook denies them.
 ///
-/// Two more, the same way: a statement that destroys a database's rows destroys them whoever runs
+/// Three more, the same way: an ad-hoc `ansible` run that lists its hosts or runs in check mode
+/// changes nothing (training's one such row with a module, `-m apt ... --check`, is read by its
+/// module); a statement that destroys a database's rows destroys them whoever runs
 /// its client (`sudo -u postgres psql -c 'TRUNCATE sessions'`), so `sudo` there says nothing (its
 /// weights, fitted on `sudo apt install` and the like, pull such a call towards level 2); and a
 /// GET whose address names an action on the server it reaches (`curl -s
@@ -4896,6 +4907,15 @@ pub fn of_seen(call: &Call) -> Vec<String> {
     };
     if call.elevated && f.iter().any(destroys) && names_rows() {
         f.retain(|x| x != "sudo" && !x.ends_with("|sudo"));
+    }
+    // An ad-hoc run that lists its hosts or runs in check mode changes nothing, whatever its
+    // module or command (`ansible all -m raw -a reboot --list-hosts`, `-m command -a '...'
+    // --check`): a reading, since training's rows read `-m apt ... --check` by its module.
+    if base(&call.program.to_ascii_lowercase()) == "ansible"
+        && call.args.iter().any(|a| super::shell::ansible_runs_nothing(a))
+    {
+        f.retain(|x| x != "R=change_verb" && !x.starts_with("R=change_verb|"));
+        add(&mut f, verb_facts(call, "read"));
     }
     if let Some(kind) = url_action(call, &f) {
         f.retain(|x| !matches!(x.as_str(), "R=download" | "R=print"));
@@ -5105,9 +5125,11 @@ fn selects_then_reads(call: &Call) -> bool {
     kinds.first() == Some(&"read") && kinds.iter().all(|k| *k == "read")
 }
 
-/// The words a script's name sends by: a deploy, a release, a push of what it built (rule 5).
-const SCRIPT_SENDS: [&str; 9] =
-    ["deploy", "redeploy", "publish", "release", "promote", "rollout", "push", "upload", "ship"];
+/// The words a script's name sends by: a deploy, a release, a push of what it built (rule 5), and
+/// a flash of firmware onto a board or a device (`make flash BOARD=...`, `./scripts/flash_all.sh`):
+/// it changes another machine (rule 4); of 28 such commands in the sets by others, all are level 3.
+const SCRIPT_SENDS: [&str; 11] =
+    ["deploy", "redeploy", "publish", "release", "promote", "rollout", "push", "upload", "ship", "flash", "reflash"];
 
 /// The words that make a sending script's name one that checks, prepares, builds or runs here
 /// (`check_release.sh`, `package_release.sh`, `poll_deploy_status.sh`, `deploy-local.sh`).
@@ -5295,6 +5317,15 @@ fn names_another_machine(call: &Call) -> bool {
         || call.args.windows(2).any(|pair| {
             let option = pair[0].trim_start_matches('-');
             pair[0].starts_with('-') && (option.len() == 1 || OPTIONS.contains(&option)) && machine(&pair[1])
+        })
+        // An option for the machine at the other end (DS8000's `-remotedev IBM.2107-75GHJ72`,
+        // `--remote-host dr01`), given one.
+        || call.args.windows(2).any(|pair| {
+            pair[0].starts_with('-')
+                && pair[0].to_ascii_lowercase().contains("remote")
+                && !pair[0].contains('=')
+                && !pair[1].starts_with('-')
+                && !pair[1].is_empty()
         })
 }
 
@@ -5504,6 +5535,17 @@ fn joined_verb_facts(call: &Call, features: &[String]) -> Vec<String> {
             first.filter(|a| a.starts_with('-')).map(|a| a.trim_start_matches('-')).filter(|o| o.len() >= 4).and_then(
                 |o| joined_kind(o, false).or_else(|| o.split_once(['_', '-']).and_then(|(v, _)| joined_kind(v, false))),
             )
+        })
+        // Past the options a call opens with, the first word that is a verb (IBM DS8000's `dscli
+        // -hmc1 10.40.12.21 -user admin -pwfile FILE rmpprcpath ...`): not a word right after an
+        // option, its value (`admin`; `pdbedit -L -v -u mkowalski`).
+        .or_else(|| {
+            first.filter(|a| a.starts_with('-'))?;
+            let args = &call.args[..call.args.len().min(8)];
+            let valued = |i: usize| i > 0 && args[i - 1].starts_with('-') && !args[i - 1].contains('=');
+            (0..args.len())
+                .filter(|&i| !args[i].starts_with('-') && is_word(&args[i]) && !valued(i))
+                .find_map(|i| joined_kind(&args[i], true))
         })
         // Any option that destroys, where a language's verbs are its options (`naviseccli -h
         // spa lun -destroy -l 118`, `storagegroup -removehlu`, `--delete-orphan-hosts`); not
@@ -7771,6 +7813,63 @@ mod tests {
         for c in ["bb test", "bb run lint", "bb -m acme.tools.rotate-keys --env prod", "bb scripts/deploy.clj"] {
             assert!(!sends(c), "{c}");
         }
+    }
+
+    #[test]
+    fn readings_found_in_fresh_466_to_473() {
+        let has = has_fact;
+        let runs = |c: &str, program: &str| analyse(c).calls.iter().any(|call| call.program == program);
+        let seen = |c: &str| -> Vec<String> { analyse(c).calls.iter().flat_map(of_seen).collect() };
+        // An ad-hoc run that lists its hosts, checks its syntax or runs in check mode changes
+        // nothing: its command is not run, and the call reads.
+        for c in [
+            "ansible cradlepoint -i inventory/cp.yml -m raw -a reboot --list-hosts",
+            "ansible web -a 'reboot' --list-hosts",
+            "ansible web -m shell -a 'rm -rf /var/log/app' -C",
+            "ansible -i inventories/prod sbc -m command -a 'sudo /opt/sonus/restart.sh' --check",
+        ] {
+            let f = seen(c);
+            assert!(f.contains(&"R=read_verb".into()) && !f.contains(&"R=change_verb".into()), "{c}: {f:?}");
+            assert!(!runs(c, "reboot") && !runs(c, "rm"), "{c}");
+        }
+        assert!(runs("ansible web -m shell -a 'rm -rf /var/log/app'", "rm"));
+        assert!(has("ansible all -m ansible.builtin.service -a 'name=nginx state=restarted'", "change_verb"));
+        // A network module given one command that shows reads; one that changes does not.
+        let show = "ansible moxa -i inv -m ansible.netcommon.cli_command -a \"command='show running-config'\"";
+        assert!(has(show, "read_verb") && !has(show, "change_verb"), "{:?}", facts_of(show));
+        assert!(has("ansible moxa -m ansible.netcommon.cli_command -a \"command='reload'\"", "change_verb"));
+        // `-n` is mke2fs's dry run, not mkfs.vfat's volume name.
+        assert!(has("sudo mkfs.ext4 -n /dev/sdb1", "dry_run"));
+        assert!(!has("sudo mkfs.vfat -F 32 -n GHLOGS /dev/sdc1", "dry_run"));
+        // An FPGA programmer's bitstream or erase changes the board; a listing or a test does not.
+        let board = |c: &str| analyse(c).calls.iter().any(|call| call.remote);
+        for c in [
+            "iceprog build/top.bin",
+            "sudo iceprog -e 4M",
+            "openFPGALoader -b ulx3s build/soc.bit",
+            "sudo openFPGALoader -b ulx3s --write-flash build/soc.bit",
+        ] {
+            assert!(board(c), "{c}");
+        }
+        for c in ["iceprog --help", "iceprog -t", "openFPGALoader --detect", "openFPGALoader --list-boards"] {
+            assert!(!board(c), "{c}");
+        }
+        // A target or a script named for flashing a board sends; one that checks it does not.
+        let sends = runs_a_sending_target;
+        assert!(sends("make flash BOARD=nucleo_f401re") && sends("just flash-all") && sends("make reflash"));
+        assert!(!sends("make flash-check") && !sends("make -n flash"));
+        let unseen = |c: &str| -> Vec<String> { analyse(c).calls.iter().flat_map(of_unseen).collect() };
+        assert!(unseen("./scripts/flash_all_boards.sh").contains(&"R=remote_change".into()));
+        // Past the options a call opens with, the first verb: not an option's value.
+        let rm = "dscli -hmc1 10.40.12.21 -user dsadmin -pwfile ~/d.dat rmpprcpath -dev IBM.2107-75FKX41 -quiet 4A:5A";
+        assert!(unseen(rm).contains(&"R=destroy_verb".into()), "{:?}", unseen(rm));
+        let ls = "dscli -cfg ~/dscli/siteA.profile lsfbvol -dev IBM.2107-75FKX41 -volgrp V40";
+        assert!(unseen(ls).contains(&"R=read_verb".into()), "{:?}", unseen(ls));
+        // An option for the machine at the other end, given one, names another machine.
+        let pprc = "dscli mkpprc -dev IBM.2107-75FKX41 -remotedev IBM.2107-75GHJ72 -type mmir 4A20-4A23:5A20-5A23";
+        assert!(unseen(pprc).contains(&"R=elsewhere_change".into()), "{:?}", unseen(pprc));
+        let here = "dscli chfbvol -dev IBM.2107-75FKX41 -cap 512 -quiet 4A10";
+        assert!(!unseen(here).contains(&"R=elsewhere_change".into()), "{:?}", unseen(here));
     }
 
     #[test]

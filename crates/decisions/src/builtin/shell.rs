@@ -1106,8 +1106,11 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         return;
     }
+    // Not a run that only lists its hosts, checks its syntax or runs in check mode, where
+    // `command`, `shell` and `raw` are skipped (`ansible all -a reboot --list-hosts`).
     if name == "ansible"
         && matches!(ansible_module(&args), None | Some("shell" | "command" | "raw"))
+        && !args.iter().any(|(a, _)| ansible_runs_nothing(a))
         && let Some(i) = args.iter().position(|(a, _)| a == "-a" || a == "--args")
         && let Some((code, _)) = args.get(i + 1)
         && parse_into(code, &Context { remote: true, ..inner }, out)
@@ -2449,9 +2452,50 @@ fn adb_command(args: &[(String, bool)]) -> &[(String, bool)] {
 }
 
 /// The module an `ansible` call runs, by its short name (`-m ansible.builtin.apt` is `apt`).
+/// An option of `ansible` or `ansible-playbook` under which no task changes anything: a listing,
+/// a syntax check, or check mode (`--check`, `-C`, alone or among other switches).
+pub fn ansible_runs_nothing(a: &str) -> bool {
+    matches!(a, "--list-hosts" | "--list-tasks" | "--list-tags" | "--syntax-check" | "--check")
+        || a.strip_prefix('-').is_some_and(|run| {
+            !run.starts_with('-') && run.contains('C') && run.chars().all(|c| c.is_ascii_alphabetic())
+        })
+}
+
 fn ansible_module(args: &[(String, bool)]) -> Option<&str> {
     let i = args.iter().position(|(a, _)| a == "-m" || a == "--module-name")?;
     args.get(i + 1).map(|(m, _)| m.rsplit('.').next().unwrap_or(m))
+}
+
+/// Whether an FPGA programmer's call writes the board: a bitstream or an erase goes to its flash
+/// or SRAM (`iceprog build/top.bin`, `openFPGALoader -b ulx3s --write-flash soc.bit`); reading its
+/// flash back, testing or verifying it, and listing boards and cables do not.
+pub fn programs_fpga(name: &str, words: &[&str]) -> bool {
+    let any = |these: &[&str]| words.iter().any(|w| these.contains(w));
+    match name {
+        "iceprog" | "ecpprog" => !any(&["-r", "-R", "-t", "-c", "--help", "-h"]),
+        "openfpgaloader" | "openFPGALoader" | "fujprog" | "xc3sprog" => {
+            let reads = [
+                "--detect",
+                "--scan-usb",
+                "--list-boards",
+                "--list-cables",
+                "--list-fpga",
+                "--dump-flash",
+                "--help",
+                "-h",
+                "-V",
+                "--Version",
+                "-i",
+                "-j",
+            ];
+            let writes = ["--write-flash", "--write-sram", "-f", "--bulk-erase", "--reset", "--external-flash"];
+            let bitstream = |w: &&str| {
+                [".bit", ".bin", ".fs", ".svf", ".jed", ".rbf", ".mcs", ".img"].iter().any(|e| w.ends_with(e))
+            };
+            !any(&reads) && (any(&writes) || words.iter().any(bitstream))
+        }
+        _ => false,
+    }
 }
 
 /// Whether a call of a tool for phones and boards on USB changes what is on the device:
@@ -2521,7 +2565,7 @@ fn changes_device(name: &str, args: &[(String, bool)]) -> bool {
         "ideviceinstaller" => any(&["-i", "--install", "-U", "--uninstall"]),
         "idevicebackup2" => sub == "restore",
         "idevicediagnostics" => matches!(sub, "restart" | "shutdown"),
-        _ => false,
+        _ => programs_fpga(name, &words),
     }
 }
 
