@@ -4846,6 +4846,10 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     let mut extra = joined_verb_facts(call, &f);
     if extra.is_empty() && (script_sends(call, &f) || runner_sends(call, &f)) {
         extra = reaching_facts(call, "publish");
+    } else if extra.is_empty()
+        && let Some(kind) = snmp_acts(call, &f)
+    {
+        extra = reaching_facts(call, kind);
     }
     f.extend(extra);
     if f.iter().any(|x| x == "R=read_verb") && read_after_verb(call) {
@@ -4962,6 +4966,19 @@ fn url_action(call: &Call, features: &[String]) -> Option<&'static str> {
         let first = words.first()?;
         URL_ACTIONS.iter().find(|(_, verbs)| verbs.contains(&first.as_str())).map(|(kind, _)| *kind)
     })
+}
+
+/// What an SNMP tool does to the agent it names: `snmpset` sets its values (`IF-MIB::ifAdminStatus.12
+/// i 2` shuts a port), `snmptrap` and `snmpinform` send it a notification; none on a call for help.
+/// Of the sets by others' 38 level 3 `snmpset` calls, 34 were let through (1.7 to 2.3); every
+/// `snmpset` below level 3 there is a mention or a call for help.
+fn snmp_acts(call: &Call, features: &[String]) -> Option<&'static str> {
+    let kind = match base(&call.program.to_ascii_lowercase()) {
+        "snmpset" => "change",
+        "snmptrap" | "snmpinform" => "publish",
+        _ => return None,
+    };
+    (!previews(call, features) && !call.args.is_empty()).then_some(kind)
 }
 
 /// A verb's facts and a change that reaches another machine (the rubric's level 3: it sends,
@@ -7870,6 +7887,13 @@ mod tests {
         assert!(unseen(pprc).contains(&"R=elsewhere_change".into()), "{:?}", unseen(pprc));
         let here = "dscli chfbvol -dev IBM.2107-75FKX41 -cap 512 -quiet 4A10";
         assert!(!unseen(here).contains(&"R=elsewhere_change".into()), "{:?}", unseen(here));
+        // An SNMP set changes the agent it names; a trap is sent to it; help reads.
+        let reaches = |c: &str| unseen(c).contains(&"R=remote_change".into());
+        assert!(reaches("snmpset -v2c -c private 10.20.1.11 IF-MIB::ifAdminStatus.7 i 2"));
+        assert!(reaches("snmptrap -v2c -c trap 10.20.1.250 '' SNMPv2-MIB::coldStart"));
+        assert!(
+            !reaches("snmpset --help") && !reaches("snmpset -h") && !reaches("snmpget -v2c -c public sw1 sysName.0")
+        );
     }
 
     #[test]
