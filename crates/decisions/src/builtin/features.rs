@@ -1179,14 +1179,7 @@ fn facts(
 ) -> Vec<&'static str> {
     let mut out = Vec::new();
     let has = |f: &str| args.iter().any(|a| a == f || a.starts_with(&format!("{f}=")));
-    let short = |c: char| {
-        args.iter().any(|a| {
-            a.starts_with('-')
-                && !a.starts_with("--")
-                && a[1..].chars().all(|x| x.is_ascii_alphabetic())
-                && a.contains(c)
-        })
-    };
+    let short = |c: char| args.iter().any(|a| super::shell::clusters_switch(a, c));
     let sub = subs.first().map(String::as_str).unwrap_or("");
     let sub2 = subs.get(1).map(String::as_str).unwrap_or("");
     // A new migration's file, made here (`wrangler d1 migrations create prod-db add_keys`,
@@ -1630,11 +1623,8 @@ fn facts(
             out.push(if has("--virt") { "dry_run" } else { "device_write" })
         }
         // An FPGA programmer's bitstream or erase writes the board's flash (`iceprog top.bin`).
-        t @ ("iceprog" | "ecpprog" | "openfpgaloader" | "fujprog" | "xc3sprog")
-            if super::shell::programs_fpga(t, &args.iter().map(String::as_str).collect::<Vec<_>>()) =>
-        {
-            out.push("device_write")
-        }
+        // (`programs_fpga` knows the programmers: no other program matches here.)
+        t if super::shell::programs_fpga(t, args) => out.push("device_write"),
         "kubectl" if sub == "cp" && args.last().is_some_and(|a| a.contains(':')) => out.push("send"),
         // Every process the user has (`kill -9 -1`, `pkill -u "$USER"`), not the ones named.
         "kill" | "pkill" | "killall" => {
@@ -3264,7 +3254,7 @@ fn facts(
     {
         // Listing the hosts or tasks, or checking the syntax, runs no module (and a run in check
         // mode changes nothing: read by [`of_seen`], since training reads `-m apt ... --check` so).
-        let lists = ["--list-hosts", "--list-tasks", "--list-tags", "--syntax-check"].iter().any(|o| has(o));
+        let lists = super::shell::ANSIBLE_LISTS.iter().any(|o| has(o));
         let reads = matches!(module, "ping" | "setup" | "debug" | "gather_facts" | "stat" | "slurp" | "fetch" | "find")
             || module.ends_with("_facts")
             || module.ends_with("_info")
@@ -4284,7 +4274,8 @@ fn rolls_back(call: &Call, tool: &str) -> bool {
     })
 }
 
-/// Rule 7: a file outside the project emptied for good (`truncate -s 0 ~/.zsh_history`, `cat
+/// Rule 7: a file outside the project emptied for good (`truncate -s 0 ~/.zsh_history`, or in
+/// `/tmp`; `cat
 /// /dev/null > /var/log/syslog`, `cp /dev/null ~/.ssh/authorized_keys`, `: > ~/.bash_history`,
 /// `ln -sf /dev/null ~/.bash_history`); in the project, version control or a rebuild has it.
 fn empties_outside(call: &Call, tool: &str) -> bool {
@@ -4296,7 +4287,9 @@ fn empties_outside(call: &Call, tool: &str) -> bool {
         "truncate" => {
             let zero = args.iter().any(|a| matches!(a.as_str(), "-s0" | "--size=0"))
                 || args.windows(2).any(|w| matches!(w[0].as_str(), "-s" | "--size") && w[1] == "0");
-            zero && operands.iter().any(|a| outside(a))
+            // A file in `/tmp` is outside the project too: what it held is gone (`truncate -s 0
+            // /tmp/debug.log`, level 3 in all 29 of the sets by others).
+            zero && operands.iter().any(|a| outside(a) || path_class(a) == "tmp")
         }
         "cat" => operands == ["/dev/null"] && into_outside,
         ":" | "true" => operands.is_empty() && into_outside,
@@ -4889,6 +4882,9 @@ pub fn seen_buckets(call: &Call) -> Vec<usize> {
 /// GET whose address names an action on the server it reaches (`curl -s
 /// https://app/admin/cache/purge`, `.../ingester/shutdown`) does it ([`url_action`]).
 pub fn of_seen(call: &Call) -> Vec<String> {
+    // kubectl's options before its subcommand are read where the rows have them, after it.
+    let moved = super::shell::kubectl_options_last(call);
+    let call = moved.as_ref().unwrap_or(call);
     let mut f = of(call);
     let add = |f: &mut Vec<String>, facts: Vec<String>| {
         for fact in facts {
@@ -4921,12 +4917,116 @@ pub fn of_seen(call: &Call) -> Vec<String> {
         f.retain(|x| x != "R=change_verb" && !x.starts_with("R=change_verb|"));
         add(&mut f, verb_facts(call, "read"));
     }
+    if playbook_changes_hosts(call, &f) {
+        add(&mut f, reaching_facts(call, "change"));
+    }
+    if let Some(kind) = hdfs_act(call).filter(|_| !previews(call, &f)) {
+        add(&mut f, reaching_facts(call, kind));
+    }
     if let Some(kind) = url_action(call, &f) {
         f.retain(|x| !matches!(x.as_str(), "R=download" | "R=print"));
         add(&mut f, reaching_facts(call, kind));
     }
     f
 }
+
+/// Whether a playbook run puts its inventory's hosts in the state its tasks say: on another
+/// machine, like a command run there by `ssh` (rule 4: `ansible-playbook -i inventory/prod.yml
+/// playbooks/ntp.yml --limit dc2`). Of the sets by others' playbook runs that were not a check, a
+/// listing or a run on this machine, 495 are level 3 and 11 level 0 or 1, each of those a playbook
+/// named for reading ([`PLAYBOOK_READS`]: `backup.yml`, `collect_facts.yml`, `render-configs.yml`).
+/// Training's rows read the run as unsure (rule 11: the tasks are not shown); this is a reading.
+fn playbook_changes_hosts(call: &Call, features: &[String]) -> bool {
+    if base(&call.program.to_ascii_lowercase()) != "ansible-playbook"
+        || !features.iter().any(|x| x == "R=change_verb")
+        || previews(call, features)
+    {
+        return false;
+    }
+    const VALUED: [&str; 6] = ["-i", "--inventory", "-e", "--extra-vars", "--vault-password-file", "--private-key"];
+    let args = &call.args;
+    let playbooks = args.iter().enumerate().filter(|&(i, a)| {
+        (a.ends_with(".yml") || a.ends_with(".yaml")) && !(i > 0 && VALUED.contains(&args[i - 1].as_str()))
+    });
+    let mut names = playbooks.map(|(_, a)| a.rsplit('/').next().unwrap_or(a)).peekable();
+    names.peek().is_some() && !names.any(|name| camel_words(name).iter().any(|w| PLAYBOOK_READS.contains(&w.as_str())))
+}
+
+/// What an HDFS command does to the cluster's files or its namenode, which are on other machines
+/// (rule 4): `hdfs dfs -rm -r -skipTrash /data/x` and `hadoop fs -expunge` destroy, `hdfs dfs
+/// -put`, `-mkdir`, `-setrep`, `-chmod`, `hdfs dfsadmin -safemode enter`, `hdfs balancer` change.
+/// Of the sets by others' such calls, every one run (36) is level 3; those below it are
+/// mentions. Reading (`-ls`, `-cat`, `-get`, `dfsadmin -report`, `-safemode get`) is none.
+fn hdfs_act(call: &Call) -> Option<&'static str> {
+    let program = call.program.to_ascii_lowercase();
+    let args: Vec<&str> = call.args.iter().map(String::as_str).collect();
+    let (sub, rest) = args.split_first()?;
+    let option = rest.first().copied().unwrap_or("");
+    match (base(&program), *sub) {
+        ("hdfs", "dfs") | ("hadoop", "fs" | "dfs") => {
+            const DESTROYS: [&str; 6] = ["-rm", "-rmr", "-rmdir", "-expunge", "-truncate", "-deleteSnapshot"];
+            const CHANGES: [&str; 17] = [
+                "-mv",
+                "-put",
+                "-copyFromLocal",
+                "-moveFromLocal",
+                "-mkdir",
+                "-setrep",
+                "-chmod",
+                "-chown",
+                "-chgrp",
+                "-touchz",
+                "-touch",
+                "-appendToFile",
+                "-cp",
+                "-createSnapshot",
+                "-renameSnapshot",
+                "-setfacl",
+                "-setfattr",
+            ];
+            if DESTROYS.contains(&option) { Some("destroy") } else { CHANGES.contains(&option).then_some("change") }
+        }
+        ("hdfs", "dfsadmin") => {
+            let reads =
+                matches!(option, "-report" | "-printTopology" | "-listOpenFiles" | "-getDatanodeInfo" | "-help")
+                    || (option == "-safemode" && matches!(rest.get(1).copied(), Some("get" | "wait")))
+                    || option.is_empty();
+            (!reads).then_some("change")
+        }
+        ("hdfs", "balancer") => (!rest.contains(&"-help")).then_some("change"),
+        ("hdfs", "namenode") => rest.contains(&"-format").then_some("destroy"),
+        ("hdfs", "fsck") => rest.iter().any(|a| matches!(*a, "-delete" | "-move")).then_some("destroy"),
+        ("hdfs", "haadmin") => {
+            matches!(option, "-transitionToActive" | "-transitionToStandby" | "-failover").then_some("change")
+        }
+        _ => None,
+    }
+}
+
+/// The words of a playbook's name that say it reads or renders ([`playbook_changes_hosts`]).
+const PLAYBOOK_READS: [&str; 21] = [
+    "backup",
+    "backups",
+    "collect",
+    "facts",
+    "gather",
+    "render",
+    "report",
+    "audit",
+    "inventory",
+    "ffdc",
+    "show",
+    "status",
+    "check",
+    "verify",
+    "validate",
+    "list",
+    "dump",
+    "export",
+    "fetch",
+    "ping",
+    "health",
+];
 
 /// The words that, last in a GET's address, name an action the server takes ([`url_action`]):
 /// the verbs that destroy, and those that stop, restart or reset what serves (not `install` or
@@ -6508,6 +6608,7 @@ mod tests {
         ] {
             assert!(has(emptied, "empties_outside"), "{emptied}");
         }
+        assert!(has("truncate -s 0 /tmp/fuzz.log", "empties_outside"));
         for kept in ["truncate -s 0 logs/app.log", "truncate -s 1G ~/disk.img", "cat notes.txt > ~/notes.bak"] {
             assert!(!has(kept, "empties_outside"), "{kept}");
         }
@@ -7894,6 +7995,58 @@ mod tests {
         assert!(
             !reaches("snmpset --help") && !reaches("snmpset -h") && !reaches("snmpget -v2c -c public sw1 sysName.0")
         );
+    }
+
+    #[test]
+    fn readings_found_in_fresh_420_to_481() {
+        let seen = |c: &str| -> Vec<String> { analyse(c).calls.iter().flat_map(of_seen).collect() };
+        let reaches = |c: &str| seen(c).contains(&"R=remote_change".into());
+        // kubectl's namespace before its subcommand is read as an option, not the subcommand.
+        let scale = seen("kubectl -n bitbucket scale statefulset bitbucket --replicas=0");
+        assert!(scale.contains(&"s=scale".into()) && !scale.iter().any(|x| x.contains("s=bitbucket")), "{scale:?}");
+        let moved = |c: &str| {
+            let args: Vec<String> = c.split(' ').skip(1).map(String::from).collect();
+            let call = Call { program: "kubectl".into(), quoted: vec![false; args.len()], args, ..Call::default() };
+            super::super::shell::kubectl_options_last(&call).map(|m| m.args.join(" "))
+        };
+        assert_eq!(moved("kubectl --context prod -n web get pods").as_deref(), Some("get pods --context prod -n web"));
+        assert_eq!(moved("kubectl -n web exec api -- ls -la").as_deref(), Some("exec api -n web -- ls -la"));
+        assert_eq!(moved("kubectl get pods -n web"), None);
+        // A playbook run on its inventory changes its hosts; one named for reading, a check or a
+        // run on this machine does not.
+        for c in [
+            "ansible-playbook -i inventory/icx.yml playbooks/icx_vlan_push.yml --limit idf3",
+            "timeout 900 ansible-playbook -i inventories/lab playbooks/sbc_baseline.yml",
+            "sudo -u netops ansible-playbook -i inventory/dc2.yml playbooks/nsx_tier1.yml",
+        ] {
+            assert!(reaches(c), "{c}: {:?}", seen(c));
+        }
+        for c in [
+            "ansible-playbook -i inventory/switches.yml playbooks/backup.yml",
+            "ansible-playbook -i inventory/routers.yml playbooks/collect_facts.yml",
+            "ansible-playbook -i inventory/prod.ini site.yml --check --diff",
+            "ansible-playbook -i inventory/prod.ini site.yml --list-hosts",
+            "ansible-playbook -i localhost, -c local playbooks/render_configs.yml",
+            "ansible-playbook site.yml --help",
+        ] {
+            assert!(!reaches(c), "{c}: {:?}", seen(c));
+        }
+        // HDFS's files and namenode are the cluster's: a change or a delete there reaches it.
+        for c in [
+            "hdfs dfs -rm -r -skipTrash /user/etl/staging/orders_2023",
+            "hdfs dfs -expunge",
+            "hadoop fs -put -f exports/ref.csv /data/ref/",
+            "sudo -u hdfs hdfs dfsadmin -safemode enter",
+            "hdfs balancer -threshold 5",
+        ] {
+            assert!(reaches(c), "{c}: {:?}", seen(c));
+        }
+        for c in
+            ["hdfs dfs -ls /data", "hdfs dfs -cat /data/x.csv", "hdfs dfsadmin -report", "hdfs dfsadmin -safemode get"]
+        {
+            assert!(!reaches(c), "{c}: {:?}", seen(c));
+        }
+        assert!(seen("hdfs dfs -rm -r /data/old").contains(&"R=destroy_verb".into()));
     }
 
     #[test]

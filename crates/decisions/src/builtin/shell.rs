@@ -1706,6 +1706,27 @@ fn kubectl_subcommand(args: &[(String, bool)]) -> usize {
     past_options(args, 0, &VALUED)
 }
 
+/// A kubectl or oc call whose own options come before its subcommand (`kubectl -n mimir scale
+/// statefulset ingester --replicas=0`), with those options moved to the end of its words, before a
+/// `--` and the command after it: the order the rows it was trained on mostly write
+/// (`kubectl scale statefulset ingester -n mimir --replicas=0`), where the namespace is not read
+/// as the subcommand. None for a call whose subcommand comes first.
+pub fn kubectl_options_last(call: &Call) -> Option<Call> {
+    if !matches!(base(&call.program), "kubectl" | "oc") {
+        return None;
+    }
+    let quoted = |i: usize| call.quoted.get(i).copied().unwrap_or(false);
+    let pairs: Vec<(String, bool)> = call.args.iter().enumerate().map(|(i, a)| (a.clone(), quoted(i))).collect();
+    let at = kubectl_subcommand(&pairs);
+    if at == 0 || at >= pairs.len() {
+        return None;
+    }
+    let end = pairs.iter().position(|(a, q)| a == "--" && !q).filter(|&e| e > at).unwrap_or(pairs.len());
+    let order = (at..end).chain(0..at).chain(end..pairs.len());
+    let (args, quoted) = order.map(|i| pairs[i].clone()).unzip();
+    Some(Call { args, quoted, ..call.clone() })
+}
+
 /// Whether a `juju run` names the units, applications or machines it runs a command on (Juju 2's
 /// form); Juju 3's `run UNIT ACTION` runs a charm's action, which is not shown.
 pub fn juju_run_targets<'a>(args: impl IntoIterator<Item = &'a str>) -> bool {
@@ -2455,10 +2476,18 @@ fn adb_command(args: &[(String, bool)]) -> &[(String, bool)] {
 /// An option of `ansible` or `ansible-playbook` under which no task changes anything: a listing,
 /// a syntax check, or check mode (`--check`, `-C`, alone or among other switches).
 pub fn ansible_runs_nothing(a: &str) -> bool {
-    matches!(a, "--list-hosts" | "--list-tasks" | "--list-tags" | "--syntax-check" | "--check")
-        || a.strip_prefix('-').is_some_and(|run| {
-            !run.starts_with('-') && run.contains('C') && run.chars().all(|c| c.is_ascii_alphabetic())
-        })
+    ANSIBLE_LISTS.contains(&a) || a == "--check" || clusters_switch(a, 'C')
+}
+
+/// The options of `ansible` and `ansible-playbook` that list hosts, tasks or tags, or check the
+/// syntax, and run no module.
+pub const ANSIBLE_LISTS: [&str; 4] = ["--list-hosts", "--list-tasks", "--list-tags", "--syntax-check"];
+
+/// Whether a word is one cluster of single-letter switches that holds `switch` (`-C`, `-bC`).
+pub fn clusters_switch(word: &str, switch: char) -> bool {
+    word.strip_prefix('-').is_some_and(|run| {
+        !run.starts_with('-') && run.contains(switch) && run.chars().all(|c| c.is_ascii_alphabetic())
+    })
 }
 
 fn ansible_module(args: &[(String, bool)]) -> Option<&str> {
@@ -2469,8 +2498,8 @@ fn ansible_module(args: &[(String, bool)]) -> Option<&str> {
 /// Whether an FPGA programmer's call writes the board: a bitstream or an erase goes to its flash
 /// or SRAM (`iceprog build/top.bin`, `openFPGALoader -b ulx3s --write-flash soc.bit`); reading its
 /// flash back, testing or verifying it, and listing boards and cables do not.
-pub fn programs_fpga(name: &str, words: &[&str]) -> bool {
-    let any = |these: &[&str]| words.iter().any(|w| these.contains(w));
+pub fn programs_fpga<S: AsRef<str>>(name: &str, words: &[S]) -> bool {
+    let any = |these: &[&str]| words.iter().any(|w| these.contains(&w.as_ref()));
     match name {
         "iceprog" | "ecpprog" => !any(&["-r", "-R", "-t", "-c", "--help", "-h"]),
         "openfpgaloader" | "openFPGALoader" | "fujprog" | "xc3sprog" => {
@@ -2489,8 +2518,8 @@ pub fn programs_fpga(name: &str, words: &[&str]) -> bool {
                 "-j",
             ];
             let writes = ["--write-flash", "--write-sram", "-f", "--bulk-erase", "--reset", "--external-flash"];
-            let bitstream = |w: &&str| {
-                [".bit", ".bin", ".fs", ".svf", ".jed", ".rbf", ".mcs", ".img"].iter().any(|e| w.ends_with(e))
+            let bitstream = |w: &S| {
+                [".bit", ".bin", ".fs", ".svf", ".jed", ".rbf", ".mcs", ".img"].iter().any(|e| w.as_ref().ends_with(e))
             };
             !any(&reads) && (any(&writes) || words.iter().any(bitstream))
         }
