@@ -4845,6 +4845,11 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
         extra = reaching_facts(call, kind);
     }
     f.extend(extra);
+    if writes_tape(call) {
+        // (`mkltfs -n NAME` names the volume: no dry run.)
+        f.retain(|x| x != "R=dry_run" && !x.starts_with("R=dry_run|"));
+        f.extend(fact_features(call, "device_write"));
+    }
     if f.iter().any(|x| x == "R=read_verb") && read_after_verb(call) {
         // Its first verb says what it does; a read word after it names what it acts on (PAN-OS's
         // `request system software install version 11.1.2`).
@@ -4922,6 +4927,9 @@ pub fn of_seen(call: &Call) -> Vec<String> {
     }
     if let Some(kind) = hdfs_act(call).filter(|_| !previews(call, &f)) {
         add(&mut f, reaching_facts(call, kind));
+    }
+    if writes_tape(call) {
+        add(&mut f, fact_features(call, "device_write"));
     }
     if let Some(kind) = url_action(call, &f) {
         f.retain(|x| !matches!(x.as_str(), "R=download" | "R=print"));
@@ -5003,6 +5011,57 @@ fn hdfs_act(call: &Call) -> Option<&'static str> {
     }
 }
 
+/// Whether a call writes a tape, over what it held from where it is (rule 7, as `dd` onto a disk):
+/// `tar` creating an archive on a tape drive (`tar -cvf /dev/nst0 /srv/finance`), `mbuffer`'s
+/// output to one (`-o /dev/nst0`), or LTFS's `mkltfs`, which formats a cartridge. Reading one back
+/// (`tar -tvf /dev/nst0`, `dd if=/dev/nst0`) does not.
+fn writes_tape(call: &Call) -> bool {
+    let tape = |a: &str| {
+        let name = a.strip_prefix("/dev/").unwrap_or("");
+        let drive =
+            |prefix: &str| name.strip_prefix(prefix).is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()));
+        name.starts_with("tape") || ["st", "nst", "sa", "nsa"].iter().any(|p| drive(p))
+    };
+    let args = &call.args;
+    let after = |options: &[&str]| {
+        args.iter().enumerate().any(|(i, a)| {
+            options.iter().any(|o| a.strip_prefix(o).and_then(|v| v.strip_prefix('=')).is_some_and(tape))
+                || (options.contains(&a.as_str()) && args.get(i + 1).is_some_and(|v| tape(v)))
+        })
+    };
+    match base(&call.program.to_ascii_lowercase()) {
+        "tar" | "gtar" | "bsdtar" => {
+            // `-c` in a cluster of switches, `--create`, or an old-style first word (`tar cvf`).
+            let old_style = args.first().is_some_and(|a| a.contains('c') && a.chars().all(|c| c.is_ascii_alphabetic()));
+            let creates = old_style || args.iter().any(|a| a == "--create" || super::shell::clusters_switch(a, 'c'));
+            let file = args.iter().enumerate().any(|(i, a)| {
+                let cluster = a.starts_with('-') && !a.starts_with("--") || i == 0;
+                (cluster && a.ends_with('f') && args.get(i + 1).is_some_and(|v| tape(v)))
+                    || a.strip_prefix("--file=").is_some_and(tape)
+            });
+            creates && (file || after(&["--file"]))
+        }
+        "mbuffer" => after(&["-o"]),
+        "mkltfs" => {
+            !args.is_empty() && !args.iter().any(|a| matches!(a.as_str(), "-h" | "--help" | "-V" | "--version"))
+        }
+        _ => false,
+    }
+}
+
+/// A fact's features as [`of`] writes each of a call's facts: `R=FACT`, and with `|remote` and
+/// `|sudo` when the call runs on another machine or as another user.
+fn fact_features(call: &Call, fact: &str) -> Vec<String> {
+    let mut out = vec![format!("R={fact}")];
+    if call.remote {
+        out.push(format!("R={fact}|remote"));
+    }
+    if call.elevated {
+        out.push(format!("R={fact}|sudo"));
+    }
+    out
+}
+
 /// The words of a playbook's name that say it reads or renders ([`playbook_changes_hosts`]).
 const PLAYBOOK_READS: [&str; 21] = [
     "backup",
@@ -5054,6 +5113,9 @@ fn url_action(call: &Call, features: &[String]) -> Option<&'static str> {
     }
     call.args.iter().find_map(|a| {
         let rest = a.strip_prefix("https://").or_else(|| a.strip_prefix("http://"))?;
+        if let Some(kind) = query_action(rest) {
+            return Some(kind);
+        }
         let path = rest.split(['?', '#']).next()?;
         let (_, last) = path.rsplit_once('/')?;
         if last.is_empty() || !last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
@@ -5066,6 +5128,29 @@ fn url_action(call: &Call, features: &[String]) -> Option<&'static str> {
         let first = words.first()?;
         URL_ACTIONS.iter().find(|(_, verbs)| verbs.contains(&first.as_str())).map(|(kind, _)| *kind)
     })
+}
+
+/// The kind of action a URL's query names by its `action=` (`/gf/partition.xml?action=delete`,
+/// `/solr/admin/collections?action=DELETEREPLICA`, `/axis-cgi/pwdgrp.cgi?action=remove`): a verb
+/// of [`URL_ACTIONS`] or one that updates, reloads, restores or sets, whole or, for a long one,
+/// the start of one word (Solr's `DELETEALIAS`); none for one that reads (`action=CLUSTERSTATUS`,
+/// `action=LIST`, `action=query`, `action=show`). Of the sets by others' GETs with such a query,
+/// 28 at level 3 were let through and every one below it names a read.
+fn query_action(address: &str) -> Option<&'static str> {
+    const CHANGES: [&str; 9] = ["update", "reload", "restore", "replace", "kill", "set", "del", "move", "upgrade"];
+    let (_, query) = address.split_once('?')?;
+    let value = query.split('&').find_map(|pair| pair.strip_prefix("action="))?;
+    let words = camel_words(value);
+    if words.iter().any(|w| joined_kind(w, false) == Some("read")) {
+        return None;
+    }
+    let first = words.first()?;
+    let names = |verb: &&str| first == verb || (verb.len() >= 5 && first.starts_with(verb));
+    URL_ACTIONS
+        .iter()
+        .find(|(_, verbs)| verbs.iter().any(names))
+        .map(|(kind, _)| *kind)
+        .or_else(|| CHANGES.iter().any(names).then_some("change"))
 }
 
 /// What an SNMP tool does to the agent it names: `snmpset` sets its values (`IF-MIB::ifAdminStatus.12
@@ -8047,6 +8132,48 @@ mod tests {
             assert!(!reaches(c), "{c}: {:?}", seen(c));
         }
         assert!(seen("hdfs dfs -rm -r /data/old").contains(&"R=destroy_verb".into()));
+        // A tape written over: an archive created on its drive, a buffer's output, a format.
+        let unseen = |c: &str| -> Vec<String> { analyse(c).calls.iter().flat_map(of_unseen).collect() };
+        let tape = |c: &str| seen(c).contains(&"R=device_write".into()) || unseen(c).contains(&"R=device_write".into());
+        for c in [
+            "tar -cvf /dev/nst0 -b 512 /srv/finance/closing-2024",
+            "tar --create --file=/dev/st0 /srv/x",
+            "tar cf /dev/nsa0 /home",
+            "tar -cf - /srv/atlas | mbuffer -m 4G -o /dev/nst0",
+            "sudo -u ltfsadm mkltfs -d /dev/sg5 -s MV2051L9 -f",
+        ] {
+            assert!(tape(c), "{c}");
+        }
+        let format = "sudo -u ltfsadm mkltfs -d /dev/sg5 -s MV2051L9 -n media-raw-2024 -f";
+        assert!(unseen(format).contains(&"R=device_write".into()), "{:?}", unseen(format));
+        for c in [
+            "tar -tvf /dev/nst0 -b 512",
+            "tar -xvf /dev/nst0 -C /srv/restore",
+            "tar -cf backup.tar /srv/x",
+            "mkltfs --help",
+        ] {
+            assert!(!tape(c), "{c}");
+        }
+        // A GET whose query names an action that changes or destroys does it; one that reads, reads.
+        for (c, kind) in [
+            ("curl -s 'http://lib01/gf/partition.xml?action=delete&name=Test-LTO7'", Some("destroy")),
+            (
+                "curl -s 'http://solr01:8983/solr/admin/collections?action=DELETEREPLICA&collection=orders'",
+                Some("destroy"),
+            ),
+            ("curl -s 'http://lib01/gf/tapeDrive.xml?action=resetDrive&driveName=D3'", Some("change")),
+            (
+                "curl --digest -u root:x 'http://10.40.12.36/axis-cgi/param.cgi?action=update&Network.SSH.Enabled=no'",
+                Some("change"),
+            ),
+            ("curl -s 'http://solr01:8983/solr/admin/collections?action=CLUSTERSTATUS'", None),
+            ("curl -s 'http://solr01:8983/solr/admin/collections?action=LIST'", None),
+            ("curl -s 'https://wiki/w/api.php?action=query&meta=siteinfo'", None),
+            ("curl -s 'https://fw/api/?type=config&action=show&xpath=/config'", None),
+        ] {
+            let call = &analyse(c).calls[0];
+            assert_eq!(url_action(call, &of(call)), kind, "{c}");
+        }
     }
 
     #[test]
