@@ -4940,9 +4940,9 @@ pub fn of_seen(call: &Call) -> Vec<String> {
 
 /// Whether a playbook run puts its inventory's hosts in the state its tasks say: on another
 /// machine, like a command run there by `ssh` (rule 4: `ansible-playbook -i inventory/prod.yml
-/// playbooks/ntp.yml --limit dc2`). Of the sets by others' playbook runs that were not a check, a
-/// listing or a run on this machine, 495 are level 3 and 11 level 0 or 1, each of those a playbook
-/// named for reading ([`PLAYBOOK_READS`]: `backup.yml`, `collect_facts.yml`, `render-configs.yml`).
+/// playbooks/ntp.yml --limit dc2`). Of the sets by others' `ansible-playbook` calls, 495 are level
+/// 3; of those below it, all but 11 check, list, ask for help or run on this machine, and each of
+/// the 11 runs a playbook named for reading ([`PLAYBOOK_READS`]: `backup.yml`, `collect_facts.yml`).
 /// Training's rows read the run as unsure (rule 11: the tasks are not shown); this is a reading.
 fn playbook_changes_hosts(call: &Call, features: &[String]) -> bool {
     if base(&call.program.to_ascii_lowercase()) != "ansible-playbook"
@@ -5134,8 +5134,9 @@ fn url_action(call: &Call, features: &[String]) -> Option<&'static str> {
 /// `/solr/admin/collections?action=DELETEREPLICA`, `/axis-cgi/pwdgrp.cgi?action=remove`): a verb
 /// of [`URL_ACTIONS`] or one that updates, reloads, restores or sets, whole or, for a long one,
 /// the start of one word (Solr's `DELETEALIAS`); none for one that reads (`action=CLUSTERSTATUS`,
-/// `action=LIST`, `action=query`, `action=show`). Of the sets by others' GETs with such a query,
-/// 28 at level 3 were let through and every one below it names a read.
+/// `action=LIST`, `action=query`, `action=show`). Of the sets by others' commands with an
+/// `action=` in an address, 57 are level 3 and 28 of those were let through; below level 3 they
+/// read, are mentions, or create a test collection on this machine (`action=CREATE`, left).
 fn query_action(address: &str) -> Option<&'static str> {
     const CHANGES: [&str; 9] = ["update", "reload", "restore", "replace", "kill", "set", "del", "move", "upgrade"];
     let (_, query) = address.split_once('?')?;

@@ -1048,7 +1048,7 @@ fn command(words: &[Node], redirects: &[Node], ctx: &Context, out: &mut Out) {
     {
         let remote = Context { remote: true, ..inner };
         let before = out.len();
-        if !parse_into(&rest, &remote, out) {
+        if !parse_into(&device_filter_quoted(&rest), &remote, out) {
             out.push(Call { program: "ssh".into(), remote: true, ..Call::default() });
         }
         // `ssh host bash < script.sh`: the remote shell runs a local script we cannot see.
@@ -2464,6 +2464,28 @@ fn runs_code(name: &str, args: &[(String, bool)], heredoc: Option<&str>) -> Vec<
             )
         }
         _ => Vec::new(),
+    }
+}
+
+/// A device's output filter, in a command run on another machine, with its pattern quoted: a
+/// router's or a switch's `show logging | include LINK-3-UPDOWN|shutdown` (H3C's `display ... |
+/// include error|drop|CRC`) filters by a pattern that runs to the end of the command, `|` and all,
+/// where a shell reads each `|` as a pipe into a program named by the word after it (`shutdown`).
+/// The text as it was for any other command, and for a pattern already quoted.
+fn device_filter_quoted(code: &str) -> std::borrow::Cow<'_, str> {
+    const FILTERS: [&str; 10] =
+        ["include", "exclude", "begin", "section", "match", "except", "inc", "incl", "exc", "excl"];
+    let found = code.match_indices('|').find_map(|(at, _)| {
+        let after = &code[at + 1..];
+        let word = after.split_whitespace().next()?;
+        let start = code.len() - after.trim_start().len() + word.len();
+        let pattern = code[start..].trim();
+        (FILTERS.contains(&word) && pattern.contains('|') && !pattern.contains(['\'', '"', ';', '&', '\n', '$', '`']))
+            .then_some((start, pattern))
+    });
+    match found {
+        Some((start, pattern)) => format!("{} '{pattern}'", &code[..start]).into(),
+        None => code.into(),
     }
 }
 
@@ -3890,6 +3912,19 @@ mod tests {
         let long = format!("BEGIN {{ system(\"rm -rf ~\") }} {}", "#".repeat(super::super::inline::CODE_MAX));
         assert_eq!(names(&format!("awk '{long}'")), ["awk"]);
         assert_eq!(names(&format!("gawk -e '{long}'")), ["gawk"]);
+    }
+
+    #[test]
+    fn a_devices_output_filter_is_its_pattern() {
+        // A router's `| include A|B` filters by one pattern, run on the device: no program `shutdown`.
+        assert_eq!(names("ssh admin@sw-cell3 'show logging | include LINK-3-UPDOWN|shutdown'"), ["show", "include"]);
+        assert_eq!(
+            names("ssh admin@10.20.2.23 'display interface Gi1/0/17 | include error|drop|CRC'"),
+            ["display", "include"]
+        );
+        // A pipe that is a shell's still is one: into a program, or past a quoted pattern.
+        assert_eq!(names("ssh web1 'dmesg | grep -i error | shutdown -h now'"), ["dmesg", "grep", "shutdown"]);
+        assert_eq!(names("ssh sw1 'show run | include \"a|b\"'"), ["show", "include"]);
     }
 
     #[test]
