@@ -244,13 +244,7 @@ pub fn of(call: &Call) -> Vec<String> {
         f.push("R=production_change".into());
     }
     for fact in &facts {
-        f.push(format!("R={fact}"));
-        if call.remote {
-            f.push(format!("R={fact}|remote"));
-        }
-        if call.elevated {
-            f.push(format!("R={fact}|sudo"));
-        }
+        f.extend(fact_features(call, fact));
     }
     // The flags together, and with each kind of path: `rm -rf ~` is more than its parts.
     let mut all_flags: Vec<String> =
@@ -4967,6 +4961,10 @@ fn playbook_changes_hosts(call: &Call, features: &[String]) -> bool {
 /// mentions. Reading (`-ls`, `-cat`, `-get`, `dfsadmin -report`, `-safemode get`) is none.
 fn hdfs_act(call: &Call) -> Option<&'static str> {
     let program = call.program.to_ascii_lowercase();
+    // Asked of every call of a known program: only HDFS's own gather their words.
+    if !matches!(base(&program), "hdfs" | "hadoop") {
+        return None;
+    }
     let args: Vec<&str> = call.args.iter().map(String::as_str).collect();
     let (sub, rest) = args.split_first()?;
     let option = rest.first().copied().unwrap_or("");
