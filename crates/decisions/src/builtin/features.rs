@@ -1790,7 +1790,7 @@ fn facts(
         // A Unix socket (`-U`) is a process of this machine's.
         } else if short('U') || text.contains("localhost") || text.contains("127.0.0.1") {
             "send_local"
-        } else if call.stdin_text.as_deref().is_some_and(asks_only) {
+        } else if call.stdin_text.as_deref().is_some_and(|fed| asks_only(fed, false)) {
             "read"
         } else {
             "send"
@@ -3803,6 +3803,12 @@ fn rpc_reads(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     let Some(name) = ["command", "method"].iter().find_map(|k| map.get(*k).and_then(Value::as_str)) else {
         return false;
     };
+    names_read(name)
+}
+
+/// Whether a command's or method's name (`lease4-get-by-hw-address`, `eth_getBalance`,
+/// `CoreShowChannels`) has a reading word and no changing one.
+fn names_read(name: &str) -> bool {
     let words = camel_words(name);
     const READS: [&str; 13] = [
         "get", "list", "show", "status", "describe", "query", "search", "fetch", "read", "info", "version", "ping",
@@ -4688,17 +4694,68 @@ fn local_emulator(tool: &str, args: &[String]) -> bool {
         })
 }
 
+/// Whether `nc` carries only questions ([`asks_only`] with its later reading), wherever it is
+/// sent: a JSON-RPC method named for reading (`StatusGet`), Asterisk's manager actions that show
+/// (`Action: CoreShowChannels`), a Zebra printer's host queries (`~HS`) and `getvar`, a socket
+/// asked its `status`, and ZooKeeper's four-letter words sent to this machine's port over ssh.
+/// Its send facts give way to a read's; training's rows read `nc` without it, so the weights are
+/// the same.
+fn nc_asks(call: &Call) -> bool {
+    let short = |c: char| call.args.iter().any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c));
+    matches!(base(&call.program.to_ascii_lowercase()), "nc" | "ncat" | "netcat")
+        && !short('z')
+        && !short('l')
+        && call.writes.is_empty()
+        && call.stdin_text.as_deref().is_some_and(|fed| asks_only(fed, true))
+}
+
+/// A call's features with [`nc_asks`]'s reading: its send facts (and the change on another
+/// machine they made) replaced by a read's.
+fn asked_not_sent(call: &Call, f: &mut Vec<String>) {
+    let sent = |x: &String| {
+        x.strip_prefix("R=")
+            .is_some_and(|r| matches!(r.split('|').next(), Some("send" | "send_local" | "remote_change")))
+    };
+    f.retain(|x| !sent(x));
+    for x in fact_features(call, "read") {
+        if !f.contains(&x) {
+            f.push(x);
+        }
+    }
+}
+
 /// Whether what a text protocol is fed only asks: every line a question of a cache's, a
 /// coordinator's or a key-value server's (memcached's `stats`, ZooKeeper's four-letter `ruok` and
 /// `mntr`, Redis's `PING` and `INFO`), or the `quit` that ends the session. `printf`'s escapes
 /// (`stats\r\nquit\r\n`) end lines too.
-fn asks_only(fed: &str) -> bool {
+///
+/// With `more`, a reading the rows were fitted without ([`nc_asks`]): a JSON request that reads,
+/// Asterisk's manager actions that show, a Zebra printer's queries, `status` and `show`.
+fn asks_only(fed: &str, more: bool) -> bool {
+    // A JSON request that reads (JSON-RPC's `{"method": "StatusGet"}`), ended by a NUL as Q-SYS's
+    // control protocol has it.
+    let request = fed.trim().trim_end_matches("\\0").trim_end_matches('\0').trim_end();
+    if more && request.starts_with('{') {
+        return body_reads(request);
+    }
     let fed = in_lines(&fed.replace("\\r", "\n"));
     let mut lines = fed.split(['\n', '\r']).map(str::trim).filter(|l| !l.is_empty()).peekable();
+    let ami = more && fed.lines().any(|l| l.trim_start().get(..7).is_some_and(|k| k.eq_ignore_ascii_case("action:")));
     lines.peek().is_some()
         && lines.all(|line| {
             let mut words = line.split_whitespace().map(str::to_ascii_lowercase);
             let first = words.next().unwrap_or_default();
+            // Asterisk's manager interface takes `Key: value` lines: its actions read when each
+            // logs in or out or names a read (`Action: CoreShowChannels`, `Command: core show
+            // channels`); its other keys (`Username:`, `Secret:`) say who asks.
+            if let Some((key, value)) = line.split_once(':').filter(|(k, _)| ami && is_word(k)) {
+                return match key.to_ascii_lowercase().as_str() {
+                    "action" | "command" => {
+                        matches!(value.trim().to_ascii_lowercase().as_str(), "login" | "logoff") || names_read(value)
+                    }
+                    _ => true,
+                };
+            }
             matches!(
                 first.as_str(),
                 "stats"
@@ -4716,6 +4773,13 @@ fn asks_only(fed: &str) -> bool {
                     | "info"
                     | "quit"
             ) || (first == "lru_crawler" && words.next().as_deref() == Some("metadump"))
+                || (more && matches!(first.as_str(), "status" | "show"))
+                // A Zebra printer's host queries (`~HS`, `~HI`) and its Set-Get-Do `getvar`.
+                || (more && first.starts_with("~h") && first.len() <= 5)
+                || (more
+                    && first == "!"
+                    && words.next().as_deref() == Some("u1")
+                    && words.next().as_deref() == Some("getvar"))
         })
 }
 
@@ -4839,6 +4903,12 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
         extra = reaching_facts(call, kind);
     }
     f.extend(extra);
+    if nc_asks(call) {
+        asked_not_sent(call, &mut f);
+    }
+    if script_looks(call, &f) || tree_previews(call) {
+        f.extend(fact_features(call, "dry_run"));
+    }
     if writes_tape(call) {
         // (`mkltfs -n NAME` names the volume: no dry run.)
         f.retain(|x| x != "R=dry_run" && !x.starts_with("R=dry_run|"));
@@ -4915,6 +4985,12 @@ pub fn of_seen(call: &Call) -> Vec<String> {
     {
         f.retain(|x| x != "R=change_verb" && !x.starts_with("R=change_verb|"));
         add(&mut f, verb_facts(call, "read"));
+    }
+    if tree_previews(call) {
+        add(&mut f, fact_features(call, "dry_run"));
+    }
+    if nc_asks(call) {
+        asked_not_sent(call, &mut f);
     }
     if playbook_changes_hosts(call, &f) {
         add(&mut f, reaching_facts(call, "change"));
@@ -5382,6 +5458,72 @@ const SCRIPT_SPARES: [&str; 46] = [
     "zip",
     "archive",
 ];
+
+/// The words of a script's name that say it only looks (`check_raid.sh`, `collect-diagnostics.sh`,
+/// `ptf_prereq_check.sh`, `health.py`).
+const SCRIPT_LOOKS: [&str; 14] = [
+    "check",
+    "checks",
+    "precheck",
+    "prereq",
+    "status",
+    "health",
+    "healthcheck",
+    "verify",
+    "diag",
+    "diagnostics",
+    "collect",
+    "show",
+    "list",
+    "inventory",
+];
+
+/// The words of a script's name or arguments that act, besides the verbs ([`verb_kind`]): a
+/// looking script's name with one of them does something more (`backfill-invoice-status.js`).
+const SCRIPT_ACTS: [&str; 20] = [
+    "fix", "repair", "force", "yes", "commit", "mail", "backfill", "sync", "migrate", "clean", "cleanup", "refresh",
+    "rebuild", "reindex", "seed", "load", "fill", "heal", "recover", "restore",
+];
+
+/// Whether a call runs on another machine a script whose name says it only looks
+/// ([`SCRIPT_LOOKS`]), with no word of its name or its arguments that acts (a verb that changes,
+/// destroys or sends: `check_tms_health.py --auto-restart`, `--notify`; or `fix`, `repair`):
+/// rule 11 labels a script by the least its name says, and a check's least is a read, which on
+/// another machine is still 0 (rule 4). Training reads a script by its name's words alone, so the
+/// weights are the same.
+fn script_looks(call: &Call, features: &[String]) -> bool {
+    let names: Vec<&str> = features.iter().filter_map(|f| f.strip_prefix("n=")).collect();
+    let acts = |w: &str| verb_kind(w).is_some_and(|k| k != "read") || SCRIPT_ACTS.contains(&w);
+    let arg_words =
+        call.args.iter().flat_map(|a| a.split(|c: char| !c.is_ascii_alphanumeric())).map(str::to_ascii_lowercase);
+    call.remote
+        && features.iter().any(|f| f == "x=script")
+        && names.iter().any(|w| SCRIPT_LOOKS.contains(w))
+        && !names.iter().any(|w| acts(w))
+        && !arg_words.into_iter().any(|w| acts(&w))
+}
+
+/// The words that, just after a verb that deploys, upgrades or installs in a command's tree (or one
+/// word after it), ask only what it would do (`sf project deploy preview`, `isi upgrade cluster
+/// assess`, `deploy validate`). Not after a verb that adds or removes, where `preview` names
+/// an environment (`vercel env rm KEY preview`).
+const TREE_PREVIEWS: [&str; 8] =
+    ["preview", "assess", "precheck", "prechecks", "what-if", "whatif", "simulate", "validate"];
+
+/// Whether a call's command tree (its first words, up to its first option) has a verb that
+/// deploys, upgrades or installs and, one or two words after it, a word that asks only what it
+/// would do ([`TREE_PREVIEWS`]): the dry run of that verb. Of the sets by others' such calls,
+/// every one is level 0 or 1.
+fn tree_previews(call: &Call) -> bool {
+    let words: Vec<String> =
+        call.args.iter().take(6).take_while(|a| !a.starts_with('-')).map(|a| a.to_ascii_lowercase()).collect();
+    words
+        .iter()
+        .position(|w| {
+            matches!(w.as_str(), "deploy" | "upgrade" | "install" | "update" | "apply" | "migrate" | "release")
+        })
+        .is_some_and(|v| words.iter().skip(v + 1).take(2).any(|w| TREE_PREVIEWS.contains(&w.as_str())))
+}
 
 /// Whether a call runs a script whose name says it sends (`./scripts/deploy.sh production`,
 /// `bash release-crate.sh 1.4.0`, `python3 tools/push_config.py`) and nothing that spares it
@@ -8172,6 +8314,67 @@ mod tests {
         ] {
             let call = &analyse(c).calls[0];
             assert_eq!(url_action(call, &of(call)), kind, "{c}");
+        }
+    }
+
+    #[test]
+    fn readings_found_in_fresh_482_to_497() {
+        let unseen = |c: &str| -> Vec<String> { analyse(c).calls.iter().flat_map(of_unseen).collect() };
+        let seen = |c: &str| -> Vec<String> { analyse(c).calls.iter().flat_map(of_seen).collect() };
+        let has = |c: &str, fact: &str| {
+            let fact = format!("R={fact}");
+            seen(c).contains(&fact) && unseen(c).contains(&fact)
+        };
+        // What `nc` carries that only asks reads, wherever it goes: a JSON-RPC method named for
+        // reading, Asterisk's manager actions that show, a Zebra printer's host queries and
+        // `getvar`. What acts is still sent.
+        for c in [
+            r#"printf '{"jsonrpc":"2.0","method":"StatusGet","params":0,"id":1}\0' | nc -q 2 10.20.40.10 1710"#,
+            r#"printf 'Action: Login\r\nUsername: m\r\nSecret: %s\r\n\r\nAction: CoreShowChannels\r\n\r\nAction: Logoff\r\n\r\n' "$S" | nc -q 3 pbx01.example.net 5038"#,
+            r#"printf '~HS\r\n' | nc -w 2 10.40.12.21 9100"#,
+            r#"nc -w 2 10.40.12.21 9100 <<< '! U1 getvar "appl.name"'"#,
+            "ssh zk01.example.net 'echo stat | nc localhost 2181'",
+            "echo status | nc -U /tmp/gh-ost.sock",
+        ] {
+            let told = [seen(c), unseen(c)].concat();
+            assert!(has(c, "read"), "{c}: {told:?}");
+            assert!(!told.iter().any(|x| x.starts_with("R=send") || x == "R=remote_change"), "{c}: {told:?}");
+        }
+        for c in [
+            r#"printf '{"jsonrpc":"2.0","method":"Component.Set","params":{"Name":"x"},"id":1}\0' | nc -q 1 10.20.40.10 1710"#,
+            r#"printf 'Action: Login\r\nUsername: a\r\n\r\nAction: Originate\r\nChannel: PJSIP/100\r\n\r\n' | nc -q 3 pbx01.example.net 5038"#,
+            r#"printf '! U1 do "device.reset" ""\r\n' | nc -w 2 10.40.12.21 9100"#,
+            r#"printf 'Host: a\r\nUser: b\r\n' | nc -q 1 web01.example.net 80"#,
+        ] {
+            assert!(has(c, "send") && !has(c, "read"), "{c}: {:?}", seen(c));
+        }
+        let previews = |c: &str| seen(c).contains(&"R=dry_run".into()) || unseen(c).contains(&"R=dry_run".into());
+        // A script named for looking, run on another machine with nothing that acts, looks.
+        for c in [
+            "ssh opsadm@ibmi01.example.net 'bash ~/bin/ptf_prereq_check.sh SF99740'",
+            "ssh admin@mbg01.example.net 'sudo /opt/mbg/bin/collect-diagnostics.sh'",
+        ] {
+            assert!(previews(c), "{c}: {:?}", unseen(c));
+        }
+        for c in [
+            "ssh ops@tms01.example.net '/opt/tms/check_tms_health.py --all --auto-restart'",
+            "kubectl exec -n api deploy/worker -- node dist/scripts/backfill-invoice-status.js --batch 500",
+            "ssh ops@db01.example.net '~/bin/fix_replication_status.sh'",
+            "./scripts/check-disks.sh",
+        ] {
+            assert!(!previews(c), "{c}: {:?}", unseen(c));
+        }
+        // A deploy's or an upgrade's preview asks what it would do; `preview` as an environment's
+        // name, after a verb that removes, is no preview.
+        for c in ["sf project deploy preview --target-org uat", "isi upgrade cluster assess /ifs/data/x.tar.gz"] {
+            assert!(previews(c), "{c}");
+        }
+        for c in [
+            "sf project deploy start --target-org prod",
+            "vercel env rm KEY preview --yes",
+            "isi upgrade cluster start",
+        ] {
+            assert!(!previews(c), "{c}");
         }
     }
 
