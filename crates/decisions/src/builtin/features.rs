@@ -4709,9 +4709,9 @@ fn nc_asks(call: &Call) -> bool {
         && call.stdin_text.as_deref().is_some_and(|fed| asks_only(fed, true))
 }
 
-/// A call's features with [`nc_asks`]'s reading: its send facts (and the change on another
-/// machine they made) replaced by a read's.
-fn asked_not_sent(call: &Call, f: &mut Vec<String>) {
+/// A call's features with [`nc_asks`]'s reading: its send facts
+/// (and the change on another machine they made) replaced by a read's.
+fn read_not_sent(call: &Call, f: &mut Vec<String>) {
     let sent = |x: &String| {
         x.strip_prefix("R=")
             .is_some_and(|r| matches!(r.split('|').next(), Some("send" | "send_local" | "remote_change")))
@@ -4721,6 +4721,36 @@ fn asked_not_sent(call: &Call, f: &mut Vec<String>) {
         if !f.contains(&x) {
             f.push(x);
         }
+    }
+}
+
+/// What a mail server's queue or store tool does, by its options: Exim's `-Mrm` removes queued
+/// messages and `-Mg` gives them up (bounced), both for good; `-M`, `-qf`, `-qff`, `-R` and
+/// Sendmail's `-q` with a selection (`-qSfailed.example.net`) deliver now, which sends; Cyrus's
+/// `cyr_expire` with `-X` or `-D` expunges and deletes stored mail, `ipurge` deletes it. The rows
+/// were fitted without this, so the weights are the same.
+fn mail_queue_act(call: &Call) -> Option<&'static str> {
+    let tool = base(&call.program.to_ascii_lowercase()).to_string();
+    let has = |o: &str| call.args.iter().any(|a| a == o);
+    let starts = |o: &str| call.args.iter().any(|a| a.starts_with(o));
+    match tool.as_str() {
+        "exim" | "exim4" | "sendmail" => {
+            if has("-Mrm") || has("-Mg") {
+                Some("destroy")
+            } else if has("-M")
+                || has("-qf")
+                || has("-qff")
+                || has("-R")
+                || (tool == "sendmail" && ["-qS", "-qR", "-qI", "-qf"].iter().any(|o| starts(o)))
+            {
+                Some("publish")
+            } else {
+                None
+            }
+        }
+        "cyr_expire" if ["-X", "-D"].iter().any(|o| has(o)) => Some("destroy"),
+        "ipurge" if !has("-h") => Some("destroy"),
+        _ => None,
     }
 }
 
@@ -4774,6 +4804,11 @@ fn asks_only(fed: &str, more: bool) -> bool {
                     | "quit"
             ) || (first == "lru_crawler" && words.next().as_deref() == Some("metadump"))
                 || (more && matches!(first.as_str(), "status" | "show"))
+                // TL1's retrievals (`RTRV-ALM-ALL:TID::CTAG;`) and its session's log in and out.
+                || (more && {
+                    let verb = first.split(':').next().unwrap_or_default();
+                    verb.starts_with("rtrv-") || matches!(verb, "act-user" | "canc-user")
+                })
                 // A Zebra printer's host queries (`~HS`, `~HI`) and its Set-Get-Do `getvar`.
                 || (more && first.starts_with("~h") && first.len() <= 5)
                 || (more
@@ -4904,7 +4939,10 @@ pub fn of_unseen(call: &Call) -> Vec<String> {
     }
     f.extend(extra);
     if nc_asks(call) {
-        asked_not_sent(call, &mut f);
+        read_not_sent(call, &mut f);
+    }
+    if let Some(kind) = mail_queue_act(call) {
+        f.extend(reaching_facts(call, kind));
     }
     if script_looks(call, &f) || tree_previews(call) {
         f.extend(fact_features(call, "dry_run"));
@@ -4990,7 +5028,10 @@ pub fn of_seen(call: &Call) -> Vec<String> {
         add(&mut f, fact_features(call, "dry_run"));
     }
     if nc_asks(call) {
-        asked_not_sent(call, &mut f);
+        read_not_sent(call, &mut f);
+    }
+    if let Some(kind) = mail_queue_act(call) {
+        add(&mut f, reaching_facts(call, kind));
     }
     if playbook_changes_hosts(call, &f) {
         add(&mut f, reaching_facts(call, "change"));
@@ -8375,6 +8416,36 @@ mod tests {
             "isi upgrade cluster start",
         ] {
             assert!(!previews(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn readings_found_in_fresh_498_to_505() {
+        let told = |c: &str| -> Vec<String> {
+            analyse(c).calls.iter().flat_map(|call| [of_seen(call), of_unseen(call)].concat()).collect()
+        };
+        // TL1's retrievals, sent by `nc` between a log in and out, read.
+        let tl1 = r#"printf 'ACT-USER:NE1:admin:1::%s;\nRTRV-ALM-ALL:NE1::2;\nCANC-USER:NE1:admin:3;\n' "$P" | nc -q 5 10.20.1.11 9090"#;
+        assert!(told(tl1).contains(&"R=read".into()) && !told(tl1).contains(&"R=send".into()), "{:?}", told(tl1));
+        let dlt = r#"printf 'ACT-USER:NE1:admin:1::%s;\nDLT-CRS-OCH:NE1:1-A-3-1:2;\n' "$P" | nc -q 5 10.20.1.11 9090"#;
+        assert!(told(dlt).contains(&"R=send".into()), "{:?}", told(dlt));
+        // A mail queue's messages removed or bounced, delivered now, a store's mail expunged.
+        for (c, verb) in [
+            ("exim -Mrm 1qT4Zk-0007Xa-3b", "R=destroy_verb"),
+            ("exiqgrep -z -i | xargs -r exim -Mg", "R=destroy_verb"),
+            ("sudo exim -qff", "R=publish_verb"),
+            ("sendmail -qSfailed.example.net", "R=publish_verb"),
+            ("cyr_expire -E 3 -D 30 -X 30 -v", "R=destroy_verb"),
+            ("ipurge -f -d 180 user/archive@example.net", "R=destroy_verb"),
+        ] {
+            assert!(
+                told(c).contains(&verb.into()) && told(c).contains(&"R=remote_change".into()),
+                "{c}: {:?}",
+                told(c)
+            );
+        }
+        for c in ["exim -bp", "exim -bt jo@example.net", "exim -bd -q30m", "cyr_expire -E 3", "exim -Mf 1qT4Zk"] {
+            assert!(!told(c).iter().any(|x| x == "R=destroy_verb" || x == "R=publish_verb"), "{c}: {:?}", told(c));
         }
     }
 
