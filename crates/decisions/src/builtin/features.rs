@@ -4804,6 +4804,10 @@ fn asks_only(fed: &str, more: bool) -> bool {
                     | "quit"
             ) || (first == "lru_crawler" && words.next().as_deref() == Some("metadump"))
                 || (more && matches!(first.as_str(), "status" | "show"))
+                // An instrument's SCPI queries (`*IDN?`, `:SYST:ERR?`), and a device's `get`, first
+                // or after its object (Shure's `< GET 0 ALL >`, Biamp's `DEVICE get version`).
+                || (more && first.ends_with('?'))
+                || (more && (first == "get" || line.split_whitespace().nth(1).is_some_and(|w| w.eq_ignore_ascii_case("get"))))
                 // TL1's retrievals (`RTRV-ALM-ALL:TID::CTAG;`) and its session's log in and out.
                 || (more && {
                     let verb = first.split(':').next().unwrap_or_default();
@@ -8429,6 +8433,23 @@ mod tests {
         assert!(told(tl1).contains(&"R=read".into()) && !told(tl1).contains(&"R=send".into()), "{:?}", told(tl1));
         let dlt = r#"printf 'ACT-USER:NE1:admin:1::%s;\nDLT-CRS-OCH:NE1:1-A-3-1:2;\n' "$P" | nc -q 5 10.20.1.11 9090"#;
         assert!(told(dlt).contains(&"R=send".into()), "{:?}", told(dlt));
+        // (After `fresh-506` to `-513`:) an instrument's SCPI queries and a device's `get` read;
+        // its commands and `set` are sent.
+        for c in [
+            "echo '*IDN?' | nc -w 2 192.168.10.21 5025",
+            r"printf ':SYST:ERR?\n' | nc -q 1 192.168.10.42 5025",
+            "printf '< GET 1 TX_MUTE_STATUS >' | nc -w1 10.20.40.22 2202",
+            "echo 'DEVICE get version' | nc -w2 10.20.30.11 23",
+        ] {
+            assert!(told(c).contains(&"R=read".into()) && !told(c).contains(&"R=send".into()), "{c}: {:?}", told(c));
+        }
+        for c in [
+            "echo '*RST' | nc -w 2 192.168.10.21 5025",
+            "printf '< SET 1 TX_MUTE ON >' | nc -w1 10.20.40.22 2202",
+            "echo 'Level3 set level 1 -20' | nc -w1 10.20.30.11 23",
+        ] {
+            assert!(told(c).contains(&"R=send".into()), "{c}: {:?}", told(c));
+        }
         // A mail queue's messages removed or bounced, delivered now, a store's mail expunged.
         for (c, verb) in [
             ("exim -Mrm 1qT4Zk-0007Xa-3b", "R=destroy_verb"),
