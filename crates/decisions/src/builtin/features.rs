@@ -4730,10 +4730,11 @@ fn read_not_sent(call: &Call, f: &mut Vec<String>) {
 /// `cyr_expire` with `-X` or `-D` expunges and deletes stored mail, `ipurge` deletes it. The rows
 /// were fitted without this, so the weights are the same.
 fn mail_queue_act(call: &Call) -> Option<&'static str> {
-    let tool = base(&call.program.to_ascii_lowercase()).to_string();
+    let program = call.program.to_ascii_lowercase();
+    let tool = base(&program);
     let has = |o: &str| call.args.iter().any(|a| a == o);
     let starts = |o: &str| call.args.iter().any(|a| a.starts_with(o));
-    match tool.as_str() {
+    match tool {
         "exim" | "exim4" | "sendmail" => {
             if has("-Mrm") || has("-Mg") {
                 Some("destroy")
